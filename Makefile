@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: GPL-2.0
+# The statx series: see README.md.  Every target runs as root on Debian 12
+# and installs what it needs.
+
+H := harness
+
+.PHONY: run run-base check check-base assemble regen export bisect clean help
+
+help:
+	@sed -n 's/^## //p' README.md
+
+run:		## build, boot, print test-statx on each filesystem
+	$(H)/run.sh series
+run-base:
+	$(H)/run.sh base
+check:		## every check; ends with "N passed, N failed, N skipped"
+	$(H)/check.sh series
+check-base:	## the selftests on the unpatched 6.12 kernel
+	$(H)/check.sh base
+assemble:	## repository -> kernel tree (branch 'series')
+	$(H)/base.sh && $(H)/series.py assemble $(if $(FORCE),--force)
+regen:		## kernel tree commits -> patches/ and the root files
+	$(H)/series.py regen
+export:		## git format-patch --cover-letter to out/export
+	$(H)/base.sh && $(H)/series.py assemble && $(H)/export.sh && $(H)/export.sh --am
+bisect:		## build after every patch
+	$(H)/base.sh && $(H)/series.py assemble && $(H)/bisect.sh
+clean:
+	rm -rf out

@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bisect.sh [--if-changed]: build the kernel after every patch of the series
+# (in the scratch worktree, one O= directory, incrementally).  Prints one
+# "bisect-NNNN passed failed skipped" line per commit.  On success records
+# the series' checksum in patches/bisect-ok; with --if-changed, does nothing
+# when that checksum still matches.
+. "$(dirname "$0")/lib.sh"
+
+stamp=$REPO/patches/bisect-ok
+sum=$(cd "$REPO" && cat patches/series $(grep -v '^#' patches/series | sed 's|^|patches/|') \
+	$(grep -h '^ create mode' patches/*.patch | awk '{ print $4 }') | sha256sum | cut -c1-32)
+if [ "${1:-}" = --if-changed ] && [ "$(cat "$stamp" 2>/dev/null)" = "$sum" ]; then
+	say "bisect: the series is unchanged since it last built after every patch ($sum)"
+	echo "bisect-build 0 0 1"
+	exit 0
+fi
+wt=$("$HARNESS/worktree.sh" scratch)
+fail=0
+i=0
+for c in $(tgit rev-list --reverse "$BASE_TAG..$SERIES_BRANCH"); do
+	i=$((i + 1))
+	name=$(printf 'bisect-%04d' $i)
+	git -C "$wt" checkout -q -f --detach "$c"
+	if "$HARNESS/build.sh" bisect "$wt" > "$OUT/$name.log" 2>&1; then
+		echo "$name 1 0 0"
+	else
+		say "FAIL: the kernel does not build after patch $i ($(tgit log -1 --format=%s "$c")):"
+		tail -20 "$OUT/$name.log" >&2
+		echo "$name 0 1 0"
+		fail=1
+	fi
+done
+[ $fail -eq 0 ] && echo "$sum" > "$stamp"
+exit $fail

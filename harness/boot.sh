@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# boot.sh BZIMAGE INITRAMFS MODE LOGDIR [TIMEOUT]: boot the guest under TCG
+# with the disks from images.sh, console on ttyS0 (LOGDIR/console.log) and
+# results on ttyS1 (LOGDIR/results.log).  Fails, printing the excerpt, on a
+# timeout, a missing end marker, or any WARN/BUG/oops/sanitizer report.
+. "$(dirname "$0")/lib.sh"
+
+kernel=$1 initrd=$2 mode=$3 logs=$4 tmo=${5:-900}
+mkdir -p "$logs"
+"$HARNESS/images.sh" "$logs/disks"
+
+args=()
+i=0
+while read -r file serial props; do
+	args+=(-drive "file=$file,format=raw,if=none,id=d$i"
+	       -device "virtio-blk-pci,drive=d$i,serial=$serial${props:+,$props}")
+	i=$((i + 1))
+done < "$logs/disks/disks"
+
+rm -f "$logs/console.log" "$logs/results.log"
+rc=0
+t0=$(date +%s)
+say "boot $(basename "$(dirname "$(dirname "$(dirname "$kernel")")")") kernel, mode $mode (timeout ${tmo}s)"
+timeout --foreground -k 10 "$tmo" qemu-system-x86_64 \
+	-machine pc -cpu max -smp 2 -m ${QEMU_MEM:-1G} \
+	${QEMU_EXTRA:-} \
+	-display none -monitor none -no-reboot \
+	-serial "file:$logs/console.log" -serial "file:$logs/results.log" \
+	-kernel "$kernel" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 panic_on_warn=1 oops=panic rdinit=/init statx.mode=$mode ${KCMDLINE:-}" \
+	"${args[@]}" || rc=$?
+say "guest ran $(( $(date +%s) - t0 ))s (qemu rc=$rc)"
+
+fail=0
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	say "FAIL: the guest did not finish within ${tmo}s"
+	fail=1
+fi
+if ! grep -q '^STATX-POWEROFF' "$logs/results.log" 2>/dev/null; then
+	say "FAIL: the guest did not reach its end marker"
+	fail=1
+fi
+pat='WARNING:|BUG:|Oops|Kernel panic|KASAN|UBSAN|kmemleak: [1-9]|unreferenced object|possible recursive locking|circular locking|INFO: task .* blocked|general protection fault|RIP:'
+if grep -E -n "$pat" "$logs/console.log" > "$logs/reports.txt"; then
+	say "FAIL: kernel reports in $logs/console.log:"
+	first=$(head -1 "$logs/reports.txt" | cut -d: -f1)
+	sed -n "$((first > 5 ? first - 5 : 1)),$((first + 40))p" "$logs/console.log" >&2
+	fail=1
+fi
+if [ $fail -ne 0 ]; then
+	say "last lines of the console:"
+	tail -20 "$logs/console.log" >&2
+fi
+exit $fail

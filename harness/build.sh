@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# build.sh NAME SRCDIR [FRAGMENT...]: configure (tinyconfig + the statx
+# selftests' config fragment + FRAGMENTs) and build bzImage and the uapi
+# headers out of tree in $BUILD/NAME.  Incremental; ccache when present.
+. "$(dirname "$0")/lib.sh"
+
+name=$1 src=$2
+shift 2
+obj=$BUILD/$name
+mkdir -p "$obj"
+frags=("$REPO/tools/testing/selftests/statx/config" "$@")
+cc=gcc
+command -v ccache >/dev/null && cc="ccache gcc"
+kmake() { make -s -C "$src" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC="$cc" -j"$JOBS" "$@"; }
+
+# Reconfigure only when a fragment changed, so rebuilds stay incremental.
+sum=$(cat "${frags[@]}" | sha256sum | cut -c1-16)
+if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.statx-frags" 2>/dev/null)" != "$sum" ]; then
+	step "configure $name" bash -c '
+		set -e
+		make -s -C "$1" O="$2" ARCH=x86_64 tinyconfig >/dev/null
+		shift 2
+		KCONFIG_CONFIG="'"$obj"'/.config" "'"$src"'/scripts/kconfig/merge_config.sh" \
+			-m -O "'"$obj"'" "'"$obj"'/.config" "$@" >/dev/null
+		make -s -C "'"$src"'" O="'"$obj"'" ARCH=x86_64 olddefconfig >/dev/null
+	' _ "$src" "$obj" "${frags[@]}"
+	# Every option asked for must have survived olddefconfig.
+	bad=0
+	while IFS= read -r line; do
+		case "$line" in CONFIG_*=n) opt=${line%=n}
+			grep -q "^$opt=" "$obj/.config" && { say "$opt still set"; bad=1; } ;;
+		CONFIG_*) grep -qx "$line" "$obj/.config" || { say "$line did not stick"; bad=1; } ;;
+		esac
+	done < <(cat "${frags[@]}")
+	[ $bad -eq 0 ] || die "config fragment not satisfied for $name"
+	echo "$sum" > "$obj/.statx-frags"
+fi
+step "build $name kernel" kmake bzImage
+kmake headers >/dev/null

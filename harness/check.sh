@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# check.sh [series|base]: every check of the series, ending with one line
+# "N passed, N failed, N skipped".  'base' boots the unpatched 6.12 kernel
+# with the same selftests (built against the series' headers) instead, and
+# skips the checks that are about patches.
+. "$(dirname "$0")/lib.sh"
+
+which=${1:-series}
+res=$OUT/check-$which
+rm -rf "$res"
+mkdir -p "$res"
+summary=$res/summary
+: > "$summary"
+
+# record NAME PASSED FAILED SKIPPED
+record() { echo "$*" >> "$summary"; }
+# check NAME CMD...: one test that passes when CMD succeeds
+check() {
+	local name=$1
+	shift
+	if step "$name" "$@" > "$res/$name.log" 2>&1; then
+		record "$name" 1 0 0
+	else
+		say "FAIL: $name (log: $res/$name.log)"
+		tail -30 "$res/$name.log" >&2
+		record "$name" 0 1 0
+		return 1
+	fi
+}
+
+finish() {
+	awk '{ p += $2; f += $3; s += $4 }
+	     END { printf "%d passed, %d failed, %d skipped\n", p, f, s; exit f > 0 }' "$summary"
+}
+trap 'rc=$?; [ -s "$summary" ] || record "harness" 0 1 0; finish || rc=1; exit $rc' EXIT
+
+"$HARNESS/deps.sh"
+"$HARNESS/base.sh"
+check series-assemble "$HARNESS/series.py" assemble || exit 1
+
+if [ "$which" = series ]; then
+	check series-roundtrip "$HARNESS/series.py" verify
+	check series-export "$HARNESS/export.sh"
+	check series-git-am "$HARNESS/export.sh" --am
+	for p in "$OUT"/export/0*.patch; do
+		n=$(basename "$p")
+		[ "${n#0000-}" = "$n" ] || continue	# the cover letter
+		check "checkpatch-${n%%-*}" "$TREE/scripts/checkpatch.pl" --strict \
+			--no-tree --ignore FILE_PATH_CHANGES "$p" || true
+	done
+	"$HARNESS/bisect.sh" --if-changed >> "$summary" || true
+fi
+
+if [ "$which" = base ]; then
+	"$HARNESS/worktree.sh" base
+	kdir=$BASE_WT
+else
+	kdir=$TREE
+fi
+check "build-$which" "$HARNESS/build.sh" "$which" "$kdir" || exit 1
+hdr=$BUILD/series/usr/include
+if [ "$which" = base ]; then
+	# The selftests always build against the series' headers; old kernels
+	# answer the new requests without the new bits, and the tests skip.
+	[ -d "$hdr" ] || "$HARNESS/build.sh" series "$TREE" >/dev/null
+else
+	"$HARNESS/sparse.sh" >> "$summary" || true
+fi
+check initramfs "$HARNESS/initramfs.sh" "$TREE" "$hdr" "$res/initramfs.cpio" || exit 1
+
+if ! "$HARNESS/boot.sh" "$BUILD/$which/arch/x86/boot/bzImage" \
+		"$res/initramfs.cpio" check "$res/guest"; then
+	record "guest-boot" 0 1 0
+else
+	record "guest-boot" 1 0 0
+fi
+sed -n '/^STATX-BEGIN selftests/,/^STATX-END selftests/p' "$res/guest/results.log" \
+	| sed '1d;$d' > "$res/selftests.tap"
+python3 "$HARNESS/ktap.py" --kselftest "$TREE" selftests "$res/selftests.tap" >> "$summary"
+cat "$res/selftests.tap.parsed" >&2
+if grep -q 'KTAP version' "$res/guest/console.log"; then
+	python3 "$HARNESS/ktap.py" "$TREE" kunit "$res/guest/console.log" >> "$summary"
+	cat "$res/guest/console.log.parsed" >&2
+else
+	say "FAIL: no KUnit output in the console log"
+	record kunit 0 1 0
+fi
+column -t "$summary" >&2 || cat "$summary" >&2

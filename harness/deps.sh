@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install the Debian packages the harness needs, when missing.
+. "$(dirname "$0")/lib.sh"
+
+PKGS=(
+	# kernel build
+	build-essential flex bison bc cpio kmod libelf-dev libssl-dev
+	ccache sparse rsync xz-utils python3 perl
+	# the base tree
+	"$BASE_PKG"
+	# 32-bit selftests, guest userspace, the VM
+	gcc-multilib busybox-static qemu-system-x86 qemu-utils
+	# host-made disk images
+	e2fsprogs dosfstools mtools exfatprogs ntfs-3g xfsprogs btrfs-progs
+	squashfs-tools erofs-utils
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	[ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" = installed ] ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+[ "$(id -u)" -eq 0 ] || die "missing packages (${missing[*]}); run as root or install them"
+say "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq || die "apt-get update failed"
+apt-get install -y -qq --no-install-recommends "${missing[@]}" ||
+	die "apt-get install failed for: ${missing[*]}"

@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# export.sh: write the series as numbered git format-patch files with a
+# cover letter and base-commit to $OUT/export.
+# export.sh --am: git am those files onto a clean base and check the result
+# is the series' tree.
+. "$(dirname "$0")/lib.sh"
+
+exp=$OUT/export
+if [ "${1:-}" = --am ]; then
+	wt=$("$HARNESS/worktree.sh" scratch)
+	git -C "$wt" am --abort >/dev/null 2>&1 || true
+	git -C "$wt" checkout -q -f --detach "$BASE_TAG"
+	patches=$(ls "$exp"/0*.patch | grep -v '/0000-')
+	# shellcheck disable=SC2086
+	git -C "$wt" -c user.name=am -c user.email=am@localhost am -q $patches
+	want=$(tgit rev-parse "$SERIES_BRANCH^{tree}")
+	got=$(git -C "$wt" rev-parse "HEAD^{tree}")
+	[ "$want" = "$got" ] || die "git am gives tree $got, the series is $want"
+	echo "git am of $(echo "$patches" | wc -l) patches onto $BASE_TAG: tree $got matches"
+	exit 0
+fi
+
+rm -rf "$exp"
+n=$(tgit rev-list --count "$BASE_TAG..$SERIES_BRANCH")
+[ "$n" -gt 0 ] || die "the series is empty"
+tgit format-patch -q --cover-letter --base="$BASE_TAG" --zero-commit \
+	-o "$exp" "$BASE_TAG..$SERIES_BRANCH"
+cover=$(ls "$exp"/0000-*.patch)
+python3 - "$cover" "$REPO/patches/cover-letter" <<'PY'
+import sys
+cover, blurb = sys.argv[1:]
+text = open(cover).read()
+subject, _, body = open(blurb).read().partition("\n")
+text = text.replace("*** SUBJECT HERE ***", subject.strip())
+text = text.replace("*** BLURB HERE ***", body.strip("\n"))
+open(cover, "w").write(text)
+PY
+grep -q '\*\*\*' "$cover" && die "cover letter still has placeholders"
+echo "exported $n patches and a cover letter to $exp"

@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# initramfs.sh TREE HEADERS CPIO: a static initramfs with busybox, the statx
+# selftests (64-bit and 32-bit builds, installed for the kselftest runner)
+# and samples/vfs/test-statx, all built against the HEADERS exported from
+# the patched tree.
+. "$(dirname "$0")/lib.sh"
+
+tree=$1 hdr=$2 cpio=$3
+root=$OUT/initramfs
+ksb=$OUT/kselftest-build
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,mnt,etc,kselftest}
+
+# busybox, with its applets as links
+cp /bin/busybox "$root/bin/busybox"
+for a in $(/bin/busybox --list); do
+	[ -e "$root/bin/$a" ] || ln -s busybox "$root/bin/$a"
+done
+ln -s ../../bin/timeout "$root/usr/bin/timeout"	# the kselftest runner wants it
+cp "$HARNESS/guest/init" "$root/init"
+printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' > "$root/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
+
+# The selftests, through kselftest's own install and runner.
+ksmake() {
+	make -s -C "$tree/tools/testing/selftests" TARGETS=statx \
+		KHDR_INCLUDES="-isystem $hdr" LDFLAGS=-static "$@"
+}
+rm -rf "$ksb"
+step "build the statx selftests (64-bit)" \
+	ksmake O="$ksb/64" INSTALL_PATH="$root/kselftest" install >/dev/null
+step "build the statx selftests (32-bit)" \
+	ksmake O="$ksb/32" CC="gcc -m32" all >/dev/null
+for t in "$ksb"/32/kselftest/statx/*; do
+	[ -x "$t" ] && [ -f "$t" ] || continue
+	cp "$t" "$root/kselftest/statx/$(basename "$t")_32"
+	echo "statx:$(basename "$t")_32" >> "$root/kselftest/kselftest-list.txt"
+done
+
+gcc -static -O2 -Wall -isystem "$hdr" -o "$root/bin/test-statx" \
+	"$tree/samples/vfs/test-statx.c"
+
+# /dev/console must exist before devtmpfs is mounted, or init's output is lost.
+mknod -m 600 "$root/dev/console" c 5 1
+(cd "$root" && find . | cpio -o -H newc --quiet) > "$cpio.tmp"
+mv "$cpio.tmp" "$cpio"

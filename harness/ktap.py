@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""ktap.py TREE NAME FILE: count results in FILE with the kernel's own KTAP
+parser (tools/testing/kunit/kunit_parser.py from TREE) and print
+"NAME passed failed skipped".  Crashed tests and parser errors (a missing
+plan, a missing result line, no KTAP at all) count as failures.
+
+With --kselftest, FILE is the kselftest runner's output: each test
+program's own KTAP, which the runner prefixes with "# ", is re-indented
+as a KTAP subtest first, so every case counts, not every program."""
+import io
+import re
+import sys
+from contextlib import redirect_stdout
+
+kselftest = "--kselftest" in sys.argv
+args = [a for a in sys.argv[1:] if a != "--kselftest"]
+tree, name, path = args
+sys.path.insert(0, tree + "/tools/testing/kunit")
+import kunit_parser  # noqa: E402
+
+lines = open(path, errors="replace").read().splitlines()
+if kselftest:
+    out, inner = [], None
+    for l in lines:
+        m = re.match(r"# selftests: (\S+): (\S+)$", l)
+        if m:
+            inner = m.group(2)
+            out += ["    KTAP version 1", "    # Subtest: " + inner]
+            continue
+        m = re.match(r"((?:not )?ok \d+) selftests: \S+: (\S+)(.*)$", l)
+        if inner and m:
+            l, inner = m.group(1) + " " + m.group(2) + m.group(3), None
+        if inner:
+            if l.startswith("# TAP version") or l.startswith("# timeout"):
+                continue
+            if l.startswith("# "):
+                out.append("    " + l[2:])
+                continue
+        if l.startswith("TAP version"):
+            l = "KTAP version 1"
+        out.append(l)
+    lines = out
+
+buf = io.StringIO()
+with redirect_stdout(buf):
+    kunit_parser.stdout.print_with_timestamp = lambda s: print(s)
+    test = kunit_parser.parse_run_tests(l + "\n" for l in lines)
+with open(path + ".parsed", "w") as f:
+    f.write(buf.getvalue())
+c = test.counts
+failed = c.failed + c.crashed + c.errors
+if test.status == kunit_parser.TestStatus.FAILURE_TO_PARSE_TESTS:
+    failed = max(failed, 1)
+print(name, c.passed, failed, c.skipped)

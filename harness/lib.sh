@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common settings for the statx series harness.  Sourced, never run.
+#
+# Everything the harness makes lives outside the repository in $STATX_CACHE
+# (the base tree, the assembled tree, build directories, ccache) or in the
+# repository's out/ directory (logs, images, initramfs), which git ignores.
+
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+HARNESS=$REPO/harness
+STATX_CACHE=${STATX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/statx-series}
+OUT=${STATX_OUT:-$REPO/out}
+
+# The base: Debian's linux-source-6.12.  The version tested is pinned here;
+# a newer Debian upload is used (with a warning) when this one is gone.
+BASE_PKG=linux-source-6.12
+BASE_TESTED=6.12.118-1~deb12u1
+BASE_TARBALL=/usr/src/linux-source-6.12.tar.xz
+
+TREE=$STATX_CACHE/tree			# git: tag statx-base, branch series
+BASE_WT=$STATX_CACHE/base-tree		# worktree at statx-base (unpatched)
+BUILD=$STATX_CACHE/build		# O= directories, one per kernel
+BASE_TAG=statx-base
+SERIES_BRANCH=series
+ASSEMBLED_REF=refs/statx/assembled	# what the last assemble produced
+
+# Fixed identity and dates make the base commit, and so every series
+# commit, the same on every machine.
+BASE_IDENT_NAME="Debian linux-source-6.12"
+BASE_IDENT_EMAIL="debian-kernel@lists.debian.org"
+BASE_DATE="2026-01-01T00:00:00Z"
+
+export CCACHE_DIR=${CCACHE_DIR:-$STATX_CACHE/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+export CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=$STATX_CACHE
+export KBUILD_BUILD_TIMESTAMP="$BASE_DATE" KBUILD_BUILD_USER=statx KBUILD_BUILD_HOST=harness
+
+JOBS=${JOBS:-$(nproc)}
+
+mkdir -p "$STATX_CACHE" "$OUT"
+
+say() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# step "what" cmd args...: run a long step, say what and how long.
+step() {
+	local what=$1 t0 rc=0
+	shift
+	t0=$(date +%s)
+	say "$what ..."
+	"$@" || rc=$?
+	say "$what: $([ $rc -eq 0 ] && echo done || echo "FAILED ($rc)") in $(( $(date +%s) - t0 ))s"
+	return $rc
+}
+
+# git in the assembled tree, never touching the user's global state.
+tgit() { git -C "$TREE" -c gc.auto=0 -c advice.detachedHead=false "$@"; }

@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Move the statx series between this repository and a kernel git tree.
+
+The repository holds the series in two forms that together make each commit:
+  - patches/NNNN-*.patch: git format-patch output of each commit, with the
+    diffs that *create* files left out (their names stay in the diffstat's
+    "create mode" lines, which say which commit creates which file);
+  - the created files themselves, at their kernel paths at the repository
+    root, in their final state.
+patches/series lists the patches in order.  The top-level MAINTAINERS holds
+the series' entry, copied from the tree's MAINTAINERS.
+
+  series.py assemble   build branch 'series' in the tree from the repository
+  series.py regen      write patches/ and the root files from the tree
+  series.py verify     check the repository reassembles to the tree's commits
+
+Commits are made with plumbing in a private index, and the work tree is then
+moved with 'git reset --hard', which rewrites only files whose content
+changed, so kernel rebuilds after an assemble stay incremental.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CACHE = os.environ.get("STATX_CACHE") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
+    "statx-series")
+TREE = os.path.join(CACHE, "tree")
+PATCHES = os.path.join(REPO, "patches")
+SERIES = os.path.join(PATCHES, "series")
+BASE = "statx-base"
+BRANCH = "series"
+ASSEMBLED = "refs/statx/assembled"
+MAINT_HEAD = "STATX SYSTEM CALL"
+
+
+def die(msg):
+    sys.stderr.write("error: %s\n" % msg)
+    sys.exit(1)
+
+
+def git(*args, inp=None, env=None, check=True, binary=False):
+    e = dict(os.environ)
+    if env:
+        e.update(env)
+    p = subprocess.run(["git", "-C", TREE, "-c", "gc.auto=0"] + list(args),
+                       input=inp, capture_output=True, env=e)
+    if check and p.returncode:
+        die("git %s: %s" % (" ".join(args), p.stderr.decode(errors="replace")))
+    return p.stdout if binary else p.stdout.decode()
+
+
+def read_series():
+    names = []
+    if not os.path.exists(SERIES):
+        return names
+    with open(SERIES) as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if line:
+                names.append(line)
+    return names
+
+
+def split_patch(text):
+    """Return (header, stat, [(path, block)]) of a format-patch file."""
+    m = re.search(r"^diff --git ", text, re.M)
+    head = text if not m else text[:m.start()]
+    body = "" if not m else text[m.start():]
+    blocks = []
+    for b in re.split(r"(?m)^(?=diff --git )", body):
+        if not b:
+            continue
+        path = re.match(r"diff --git a/(\S+) b/(\S+)", b).group(2)
+        blocks.append((path, b))
+    return head, blocks
+
+
+def created_files(head):
+    """Files (path, mode) a patch's commit creates, from its diffstat."""
+    return [(p, mode) for mode, p in
+            re.findall(r"^ create mode (\d+) (\S+)$", head, re.M)]
+
+
+def load():
+    patches = []
+    for n in read_series():
+        path = os.path.join(PATCHES, n)
+        if not os.path.exists(path):
+            die("patches/series names %s, which does not exist" % n)
+        with open(path) as f:
+            text = f.read()
+        head, blocks = split_patch(text)
+        patches.append({"name": n, "text": text, "head": head,
+                        "blocks": blocks, "creates": created_files(head)})
+    return patches
+
+
+def contents_at_creation(patches):
+    """Content of each created file in the commit that creates it: the root
+    file with every later patch's hunks for it reverse-applied."""
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, p in enumerate(patches):
+            for path, mode in p["creates"]:
+                src = os.path.join(REPO, path)
+                if not os.path.exists(src):
+                    die("%s creates %s, missing at the repository root"
+                        % (p["name"], path))
+                dst = os.path.join(tmp, path)
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                shutil.copyfile(src, dst)
+                for later in reversed(patches[i + 1:]):
+                    for bpath, block in later["blocks"]:
+                        if bpath != path:
+                            continue
+                        r = subprocess.run(["git", "apply", "-R", "-"],
+                                           cwd=tmp, input=block.encode(),
+                                           capture_output=True)
+                        if r.returncode:
+                            die("cannot unwind %s of %s to its state in %s:"
+                                " %s" % (later["name"], path, p["name"],
+                                         r.stderr.decode()))
+                with open(dst, "rb") as f:
+                    out[path] = (mode, f.read())
+                os.unlink(dst)
+    return out
+
+
+def build_commits(patches):
+    """Make one commit per patch on top of the base; return the tip."""
+    created = contents_at_creation(patches)
+    parent = git("rev-parse", BASE + "^{commit}").strip()
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {"GIT_INDEX_FILE": os.path.join(tmp, "index")}
+        git("read-tree", parent, env=env)
+        for p in patches:
+            diff = "".join(b for _, b in p["blocks"])
+            if diff:
+                r = subprocess.run(
+                    ["git", "-C", TREE, "apply", "--cached", "-"],
+                    input=diff.encode(), capture_output=True,
+                    env=dict(os.environ, **env))
+                if r.returncode:
+                    die("patch %s does not apply:\n%s"
+                        % (p["name"], r.stderr.decode()))
+            for path, mode in p["creates"]:
+                sha = git("hash-object", "-w", "--stdin",
+                          inp=created[path][1]).strip()
+                git("update-index", "--add", "--cacheinfo",
+                    "%s,%s,%s" % (mode, sha, path), env=env)
+            tree = git("write-tree", env=env).strip()
+            info = subprocess.run(
+                ["git", "mailinfo", os.path.join(tmp, "msg"),
+                 os.path.join(tmp, "patch")],
+                input=p["text"].encode(), capture_output=True, check=True)
+            hdr = dict(l.split(": ", 1) for l in
+                       info.stdout.decode().splitlines() if ": " in l)
+            with open(os.path.join(tmp, "msg")) as f:
+                msg = hdr["Subject"] + "\n\n" + f.read()
+            cenv = {"GIT_AUTHOR_NAME": hdr["Author"],
+                    "GIT_AUTHOR_EMAIL": hdr["Email"],
+                    "GIT_AUTHOR_DATE": hdr["Date"],
+                    "GIT_COMMITTER_NAME": hdr["Author"],
+                    "GIT_COMMITTER_EMAIL": hdr["Email"],
+                    "GIT_COMMITTER_DATE": hdr["Date"]}
+            parent = git("commit-tree", tree, "-p", parent, inp=msg.encode(),
+                         env=cenv).strip()
+    return parent
+
+
+def assemble():
+    force = "--force" in sys.argv
+    tip = build_commits(load())
+    head = git("rev-parse", "HEAD").strip()
+    last = git("rev-parse", "-q", "--verify", ASSEMBLED, check=False).strip()
+    branch = git("symbolic-ref", "-q", "--short", "HEAD", check=False).strip()
+    dirty = git("status", "--porcelain", "--untracked-files=no").strip()
+    if not force and (dirty or (last and head != last)
+                      or (not last and head != git("rev-parse", BASE).strip())):
+        die("%s has work that is not in the repository (uncommitted changes,"
+            " or commits made after the last assemble): run 'make regen' to"
+            " keep it, or 'make assemble FORCE=1' to drop it" % TREE)
+    if branch != BRANCH:
+        git("checkout", "-q", "-B", BRANCH, head)
+    git("update-ref", "refs/heads/" + BRANCH, tip)
+    git("reset", "-q", "--hard", tip)
+    git("update-ref", ASSEMBLED, tip)
+    n = len(read_series())
+    print("assembled %d patches: %s %s" % (n, TREE, tip[:12]))
+
+
+def maintainers_entry(text):
+    m = re.search(r"(?ms)^%s\n.*?(?=^\n)" % re.escape(MAINT_HEAD), text)
+    return m.group(0) if m else None
+
+
+def regen():
+    if git("status", "--porcelain", "--untracked-files=no").strip():
+        die("%s has uncommitted changes; commit them first" % TREE)
+    base = git("rev-parse", BASE).strip()
+    commits = git("rev-list", "--reverse", "%s..HEAD" % base).split()
+    old_created = set()
+    if os.path.exists(SERIES):
+        for p in load():
+            old_created |= {c for c, _ in p["creates"]}
+        for n in read_series():
+            os.unlink(os.path.join(PATCHES, n))
+    names, new_created = [], set()
+    for i, c in enumerate(commits, 1):
+        text = git("format-patch", "-1", "--stdout", "--zero-commit",
+                   "--no-signature", "--start-number", str(i), "-N", c)
+        head, blocks = split_patch(text)
+        creates = {p for p, _ in created_files(head)}
+        in_base = set(git("ls-tree", "-r", "--name-only", base, "--",
+                          *creates).split()) if creates else set()
+        if in_base:
+            die("%s re-creates base files %s" % (c[:12], in_base))
+        new_created |= creates
+        text = head + "".join(b for p, b in blocks if p not in creates)
+        subj = git("log", "-1", "--format=%s", c)
+        slug = re.sub(r"[^A-Za-z0-9]+", "-", subj).strip("-")[:52].rstrip("-")
+        name = "%04d-%s.patch" % (i, slug)
+        with open(os.path.join(PATCHES, name), "w") as f:
+            f.write(text)
+        names.append(name)
+    for path in sorted(new_created):
+        dst = os.path.join(REPO, path)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        data = git("show", "HEAD:" + path, binary=True)
+        with open(dst, "wb") as f:
+            f.write(data)
+        mode = git("ls-tree", "HEAD", "--", path).split()[0]
+        os.chmod(dst, 0o755 if mode == "100755" else 0o644)
+    for path in sorted(old_created - new_created):
+        os.unlink(os.path.join(REPO, path))
+    with open(SERIES, "w") as f:
+        f.write("# The statx series, in order; see README.md.\n")
+        f.write("".join(n + "\n" for n in names))
+    entry = maintainers_entry(git("show", "HEAD:MAINTAINERS"))
+    if entry:
+        with open(os.path.join(REPO, "MAINTAINERS"), "w") as f:
+            f.write(entry + "\n")
+    git("update-ref", ASSEMBLED, "HEAD")
+    print("regenerated %d patches, %d created files from %s"
+          % (len(names), len(new_created), TREE))
+    verify()
+
+
+def verify():
+    tip = build_commits(load())
+    head = git("rev-parse", "refs/heads/" + BRANCH).strip()
+    a = git("rev-list", "--reverse", "--format=%T", "%s..%s" % (BASE, tip))
+    b = git("rev-list", "--reverse", "--format=%T", "%s..%s" % (BASE, head))
+    trees = lambda s: [l for l in s.splitlines() if not l.startswith("commit")]
+    if trees(a) != trees(b):
+        die("the repository does not reassemble to branch %s of %s"
+            " (run make regen, or make assemble)" % (BRANCH, TREE))
+    entry = maintainers_entry(git("show", "%s:MAINTAINERS" % tip))
+    root = os.path.join(REPO, "MAINTAINERS")
+    if entry and (not os.path.exists(root) or open(root).read() != entry + "\n"):
+        die("MAINTAINERS at the root differs from the series' entry")
+    print("series verified: %d commits reassemble identically" % len(trees(a)))
+
+
+if __name__ == "__main__":
+    cmd = sys.argv[1] if len(sys.argv) > 1 else ""
+    {"assemble": assemble, "regen": regen, "verify": verify}.get(
+        cmd, lambda: die("usage: series.py assemble|regen|verify"))()
