@@ -16,6 +16,16 @@ img() {	# img NAME SIZE: a sparse file of SIZE
 }
 disk() { echo "$dir/$1.img $1 ${2:-}" >> "$dir/disks"; }
 
+# Hooks for images that belong to one feature's tests: each is sourced with
+# img(), disk(), $dir and $dir/stage available.
+run_hooks() {
+	local h
+	for h in "$HARNESS"/images.d/*.sh; do
+		[ -e "$h" ] && . "$h"
+	done
+	return 0
+}
+
 img ext4 64M
 mkfs.ext4 -q -F -d "$dir/stage" "$dir/ext4.img"
 disk ext4
@@ -46,3 +56,5 @@ img ntfs3 32M
 mkntfs -q -F -f -L statx "$dir/ntfs3.img" >/dev/null 2>&1 ||
 	die "mkntfs failed"
 disk ntfs3
+
+run_hooks

@@ -62,21 +62,46 @@ FIXTURE_VARIANT(fs) {
 	unsigned int lacks;	/* basic fields the filesystem cannot store */
 };
 
-#define STATX_FS(_name, _type, _lacks)					\
-	FIXTURE_VARIANT_ADD(fs, _name) {				\
-		.fstype = _type,					\
-		.mnt = STATX_TEST_ROOT "/" #_name,			\
-		.lacks = _lacks,					\
-	}
+FIXTURE_VARIANT_ADD(fs, tmpfs) {
+	.fstype = "tmpfs",
+	.mnt = STATX_TEST_ROOT "/tmpfs",
+};
 
-STATX_FS(tmpfs, "tmpfs", 0);
-STATX_FS(ext4, "ext4", 0);
-STATX_FS(xfs, "xfs", 0);
-STATX_FS(btrfs, "btrfs", 0);
-STATX_FS(vfat, "vfat", 0);
-STATX_FS(msdos, "msdos", STATX_ATIME);
-STATX_FS(exfat, "exfat", 0);
-STATX_FS(ntfs3, "ntfs3", 0);
+FIXTURE_VARIANT_ADD(fs, ext4) {
+	.fstype = "ext4",
+	.mnt = STATX_TEST_ROOT "/ext4",
+};
+
+FIXTURE_VARIANT_ADD(fs, xfs) {
+	.fstype = "xfs",
+	.mnt = STATX_TEST_ROOT "/xfs",
+};
+
+FIXTURE_VARIANT_ADD(fs, btrfs) {
+	.fstype = "btrfs",
+	.mnt = STATX_TEST_ROOT "/btrfs",
+};
+
+FIXTURE_VARIANT_ADD(fs, vfat) {
+	.fstype = "vfat",
+	.mnt = STATX_TEST_ROOT "/vfat",
+};
+
+FIXTURE_VARIANT_ADD(fs, msdos) {
+	.fstype = "msdos",
+	.mnt = STATX_TEST_ROOT "/msdos",
+	.lacks = STATX_ATIME,
+};
+
+FIXTURE_VARIANT_ADD(fs, exfat) {
+	.fstype = "exfat",
+	.mnt = STATX_TEST_ROOT "/exfat",
+};
+
+FIXTURE_VARIANT_ADD(fs, ntfs3) {
+	.fstype = "ntfs3",
+	.mnt = STATX_TEST_ROOT "/ntfs3",
+};
 
 FIXTURE_SETUP(fs)
 {
@@ -86,7 +111,7 @@ FIXTURE_SETUP(fs)
 		SKIP(return, "%s is not mounted at %s", variant->fstype,
 		     variant->mnt);
 	snprintf(self->dir, sizeof(self->dir), "%s/basic.XXXXXX", variant->mnt);
-	ASSERT_TRUE(mkdtemp(self->dir) != NULL);
+	ASSERT_TRUE(!!mkdtemp(self->dir));
 	snprintf(self->file, sizeof(self->file), "%s/file", self->dir);
 	fd = open(self->file, O_CREAT | O_WRONLY | O_EXCL, 0644);
 	ASSERT_LE(0, fd);
