@@ -4,7 +4,7 @@
 
 H := harness
 
-.PHONY: run run-base check check-base assemble regen export bisect clean help
+.PHONY: run run-base check check-base bench assemble regen export bisect clean help
 
 help:
 	@sed -n 's/^## //p' README.md
@@ -17,6 +17,8 @@ check:		## every check; ends with "N passed, N failed, N skipped"
 	$(H)/check.sh series
 check-base:	## the selftests on the unpatched 6.12 kernel
 	$(H)/check.sh base
+bench:		## statx cost, patched vs the unpatched base, under -icount
+	$(H)/bench.sh
 assemble:	## repository -> kernel tree (branch 'series')
 	$(H)/base.sh && $(H)/series.py assemble $(if $(FORCE),--force)
 regen:		## kernel tree commits -> patches/ and the root files

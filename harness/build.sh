@@ -1,10 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# build.sh NAME SRCDIR [FRAGMENT...]: configure (tinyconfig + the statx
-# selftests' config fragment + FRAGMENTs) and build bzImage and the uapi
-# headers out of tree in $BUILD/NAME.  Incremental; ccache when present.
+# build.sh [--prepare] NAME SRCDIR [FRAGMENT...]: configure (tinyconfig +
+# the statx selftests' config fragment + FRAGMENTs) and build bzImage and
+# the uapi headers out of tree in $BUILD/NAME.  Incremental; ccache when
+# present.  --prepare stops after 'make prepare' (enough to run sparse on
+# single files).
 . "$(dirname "$0")/lib.sh"
 
+target=bzImage
+[ "$1" = --prepare ] && { target=prepare; shift; }
 name=$1 src=$2
 shift 2
 obj=$BUILD/$name
@@ -36,5 +40,5 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.statx-frags" 2>/dev/null)" != "$su
 	[ $bad -eq 0 ] || die "config fragment not satisfied for $name"
 	echo "$sum" > "$obj/.statx-frags"
 fi
-step "build $name kernel" kmake bzImage
-kmake headers >/dev/null
+step "build $name kernel ($target)" kmake $target
+[ $target = prepare ] || kmake headers >/dev/null

@@ -69,21 +69,30 @@ else
 fi
 check initramfs "$HARNESS/initramfs.sh" "$TREE" "$hdr" "$res/initramfs.cpio" || exit 1
 
-if ! "$HARNESS/boot.sh" "$BUILD/$which/arch/x86/boot/bzImage" \
-		"$res/initramfs.cpio" check "$res/guest"; then
-	record "guest-boot" 0 1 0
-else
-	record "guest-boot" 1 0 0
-fi
-sed -n '/^STATX-BEGIN selftests/,/^STATX-END selftests/p' "$res/guest/results.log" \
-	| sed '1d;$d' > "$res/selftests.tap"
-python3 "$HARNESS/ktap.py" --kselftest "$TREE" selftests "$res/selftests.tap" >> "$summary"
-cat "$res/selftests.tap.parsed" >&2
-if grep -q 'KTAP version' "$res/guest/console.log"; then
-	python3 "$HARNESS/ktap.py" "$TREE" kunit "$res/guest/console.log" >> "$summary"
-	cat "$res/guest/console.log.parsed" >&2
-else
-	say "FAIL: no KUnit output in the console log"
-	record kunit 0 1 0
+# guest NAME KERNEL: boot KERNEL, run the selftests, count them and the
+# KUnit suites (every result line prefixed with NAME).
+guest() {
+	local name=$1 kernel=$2 g=$res/$1
+	if "$HARNESS/boot.sh" "$kernel" "$res/initramfs.cpio" check "$g"; then
+		record "$name-boot" 1 0 0
+	else
+		record "$name-boot" 0 1 0
+	fi
+	sed -n '/^STATX-BEGIN selftests/,/^STATX-END selftests/p' "$g/results.log" \
+		| sed '1d;$d' > "$g/selftests.tap"
+	python3 "$HARNESS/ktap.py" --kselftest "$TREE" "$name-selftests" "$g/selftests.tap" >> "$summary"
+	cat "$g/selftests.tap.parsed" >&2
+	python3 "$HARNESS/ktap.py" "$TREE" "$name-kunit" "$g/console.log" >> "$summary"
+	cat "$g/console.log.parsed" >&2
+}
+
+guest "$which" "$BUILD/$which/arch/x86/boot/bzImage"
+
+# The same suite under KASAN, UBSAN, kmemleak, lockdep and fault injection.
+if [ "$which" = series ] && [ "${SANITIZERS:-1}" = 1 ]; then
+	if check build-sanitizers "$HARNESS/build.sh" kasan "$TREE" \
+			"$HARNESS/sanitizers.config"; then
+		QEMU_MEM=2G guest sanitizers "$BUILD/kasan/arch/x86/boot/bzImage"
+	fi
 fi
 column -t "$summary" >&2 || cat "$summary" >&2

@@ -44,6 +44,10 @@ done
 
 gcc -static -O2 -Wall -isystem "$hdr" -o "$root/bin/test-statx" \
 	"$tree/samples/vfs/test-statx.c"
+# Extra host-built programs for the guest's /bin (the benchmark).
+for f in ${INITRAMFS_EXTRA:-}; do
+	cp "$f" "$root/bin/"
+done
 
 # /dev/console must exist before devtmpfs is mounted, or init's output is lost.
 mknod -m 600 "$root/dev/console" c 5 1

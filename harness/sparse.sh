@@ -13,8 +13,8 @@ cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
 spmake() { make -s -C "$1" O="$2" ARCH=x86_64 CC="$cc" C=2 "$3" 2>&1 >/dev/null |
 	grep -E 'warning|error' | sed -E 's/:[0-9]+:[0-9]+:/:/' | sort; }
-# The base kernel, built once (and reused by 'make check-base').
-"$HARNESS/build.sh" base "$base" >&2 || die "the base kernel does not build"
+# The base tree, configured the same way and prepared (not built).
+"$HARNESS/build.sh" --prepare base "$base" >&2 || die "cannot prepare the base tree"
 for f in $files; do
 	o=${f%.c}.o
 	[ -f "$BUILD/series/$o" ] || continue
