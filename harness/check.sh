@@ -49,7 +49,12 @@ if [ "$which" = series ]; then
 		check "checkpatch-${n%%-*}" "$TREE/scripts/checkpatch.pl" --strict \
 			--no-tree --ignore FILE_PATH_CHANGES "$p" || true
 	done
-	"$HARNESS/bisect.sh" --if-changed >> "$summary" || true
+	if [ "${BISECT:-1}" = 1 ]; then
+		"$HARNESS/bisect.sh" --if-changed >> "$summary" || true
+	else
+		say "bisect: skipped (BISECT=0)"
+		record bisect-build 0 0 1
+	fi
 fi
 
 if [ "$which" = base ]; then
