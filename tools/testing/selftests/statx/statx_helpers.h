@@ -367,6 +367,11 @@ static const struct statx_field statx_fields[] = {
 	STATX_FIELD(STATX_WRITE_ATOMIC, stx_atomic_write_unit_min, 4),
 	STATX_FIELD(STATX_WRITE_ATOMIC, stx_atomic_write_unit_max, 4),
 	STATX_FIELD(STATX_WRITE_ATOMIC, stx_atomic_write_segments_max, 4),
+#ifdef STATX_IO_PARAMS
+	STATX_FIELD(STATX_IO_PARAMS, stx_io_min, 4),
+	STATX_FIELD(STATX_IO_PARAMS, stx_io_opt, 4),
+	STATX_FIELD(STATX_IO_PARAMS, stx_erase_size, 4),
+#endif
 };
 
 /* The STATX_ATTR_* flags the headers define; list new ones the same way. */
@@ -388,6 +393,27 @@ static const struct statx_attr statx_attrs[] = {
 	STATX_ATTR(STATX_ATTR_VERITY),
 	STATX_ATTR(STATX_ATTR_DAX),
 	STATX_ATTR(STATX_ATTR_WRITE_ATOMIC),
+#ifdef STATX_ATTR_HIDDEN
+	STATX_ATTR(STATX_ATTR_HIDDEN),
+#endif
+#ifdef STATX_ATTR_SYSTEM
+	STATX_ATTR(STATX_ATTR_SYSTEM),
+#endif
+#ifdef STATX_ATTR_ARCHIVE
+	STATX_ATTR(STATX_ATTR_ARCHIVE),
+#endif
+#ifdef STATX_ATTR_DOS_READONLY
+	STATX_ATTR(STATX_ATTR_DOS_READONLY),
+#endif
+#ifdef STATX_ATTR_FOREIGN_OWNER
+	STATX_ATTR(STATX_ATTR_FOREIGN_OWNER),
+#endif
+#ifdef STATX_ATTR_KERNEL_FILE
+	STATX_ATTR(STATX_ATTR_KERNEL_FILE),
+#endif
+#ifdef STATX_ATTR_SPARSE
+	STATX_ATTR(STATX_ATTR_SPARSE),
+#endif
 };
 
 /* Every mask bit the table knows. */

@@ -50,6 +50,11 @@ static const struct documented documented[] = {
 	{ "stx_atomic_write_unit_min",		0xa8, 4 },
 	{ "stx_atomic_write_unit_max",		0xac, 4 },
 	{ "stx_atomic_write_segments_max",	0xb0, 4 },
+#ifdef STATX_IO_PARAMS
+	{ "stx_io_min",				0xd0, 4 },
+	{ "stx_io_opt",				0xd4, 4 },
+	{ "stx_erase_size",			0xd8, 4 },
+#endif
 };
 
 #define CHECK_FIELD(field, off)						\
@@ -89,6 +94,11 @@ CHECK_FIELD(stx_subvol, 0xa0);
 CHECK_FIELD(stx_atomic_write_unit_min, 0xa8);
 CHECK_FIELD(stx_atomic_write_unit_max, 0xac);
 CHECK_FIELD(stx_atomic_write_segments_max, 0xb0);
+#ifdef STATX_IO_PARAMS
+CHECK_FIELD(stx_io_min, 0xd0);
+CHECK_FIELD(stx_io_opt, 0xd4);
+CHECK_FIELD(stx_erase_size, 0xd8);
+#endif
 
 TEST(size)
 {

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * statx(2) under injected allocation failures, on each filesystem under
+ * /mnt.  Needs CONFIG_FAULT_INJECTION, CONFIG_FAILSLAB,
+ * CONFIG_FAIL_PAGE_ALLOC and CONFIG_FAULT_INJECTION_DEBUG_FS (see
+ * Documentation/fault-injection/fault-injection.rst); skipped without
+ * them.
+ *
+ * Two kinds of lookup must allocate: a fresh name that does not exist
+ * (a negative dentry) and an existing file whose dentry and inode were
+ * just evicted (drop_caches).  Under injection a fresh name gives ENOENT
+ * or ENOMEM, an existing file 0 or ENOMEM; nothing else, and a failed
+ * lookup must not leave a wrong (negative) dentry behind: the file is
+ * found again, with the same inode number, once injection stops.
+ *
+ * fail_nth: every allocation site of one statx() call in turn, through
+ * /proc/thread-self/fail-nth (the n-th fault-injection point in the task
+ * fails), with failslab and fail_page_alloc taking GFP_KERNEL and
+ * order-0 requests.
+ * random: failslab and fail_page_alloc aimed at this process only
+ * (task-filter=Y, /proc/self/make-it-fail around each call) with a
+ * probability per allocation, over a few hundred calls.
+ *
+ * The debugfs knobs are restored afterwards.
+ */
+#define _FILE_OFFSET_BITS 64
+#include "statx_check.h"
+#include "../kselftest_harness.h"
+
+#define DEBUGFS		"/sys/kernel/debug"
+#define NR_EXISTING	8
+#define MAX_NTH		4000
+
+static const char *const knob_files[] = {
+	"failslab/probability", "failslab/interval", "failslab/times",
+	"failslab/space", "failslab/verbose", "failslab/task-filter",
+	"failslab/ignore-gfp-wait", "failslab/cache-filter",
+	"fail_page_alloc/probability", "fail_page_alloc/interval",
+	"fail_page_alloc/times", "fail_page_alloc/space",
+	"fail_page_alloc/verbose", "fail_page_alloc/task-filter",
+	"fail_page_alloc/ignore-gfp-wait", "fail_page_alloc/ignore-gfp-highmem",
+	"fail_page_alloc/min-order",
+};
+
+#define NR_KNOBS	ARRAY_SIZE(knob_files)
+
+static int knob_write(const char *knob, const char *val)
+{
+	char path[128];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), DEBUGFS "/%s", knob);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		ret = -1;
+	close(fd);
+	return ret;
+}
+
+static int knob_read(const char *knob, char *buf, size_t len)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), DEBUGFS "/%s", knob);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+/* Both capabilities, each set to @prob percent of the eligible calls. */
+static int knobs_aim(const char *prob)
+{
+	static const char *const dirs[] = { "failslab", "fail_page_alloc" };
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < 2; i++) {
+		char k[64];
+
+#define SET(name, val) do { \
+		snprintf(k, sizeof(k), "%s/" name, dirs[i]); \
+		ret |= knob_write(k, val); \
+	} while (0)
+		SET("probability", "0");	/* first: quiet while changing */
+		SET("interval", "1");
+		SET("times", "-1");
+		SET("space", "0");
+		SET("verbose", "0");
+		SET("task-filter", "Y");
+		/* GFP_KERNEL allocations are the ones path lookup makes. */
+		SET("ignore-gfp-wait", "N");
+		SET("probability", prob);
+#undef SET
+	}
+	ret |= knob_write("failslab/cache-filter", "N");
+	ret |= knob_write("fail_page_alloc/ignore-gfp-highmem", "N");
+	ret |= knob_write("fail_page_alloc/min-order", "0");
+	return ret;
+}
+
+static int write_num(int fd, unsigned int n)
+{
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%u", n);
+
+	return pwrite(fd, buf, len, 0) == len ? 0 : -1;
+}
+
+struct fi_state {
+	char dir[PATH_MAX];
+	int dirfd;
+	int nth;		/* /proc/thread-self/fail-nth */
+	int mif;		/* /proc/self/make-it-fail */
+	int drop;		/* /proc/sys/vm/drop_caches */
+	uint64_t ino[NR_EXISTING];
+	unsigned int fresh;	/* counter for names never created */
+	char saved[NR_KNOBS][64];
+	bool have_saved[NR_KNOBS];
+	bool ready;
+	/* outcomes: [0] fresh name, [1] existing file */
+	unsigned long ok[2], enoent[2], enomem[2], calls[2];
+};
+
+FIXTURE(fi) {
+	struct fi_state s;
+};
+
+FIXTURE_VARIANT(fi) {
+	const char *fstype;
+	const char *mnt;
+};
+
+FIXTURE_VARIANT_ADD(fi, tmpfs) {
+	.fstype = "tmpfs", .mnt = STATX_TEST_ROOT "/tmpfs",
+};
+
+FIXTURE_VARIANT_ADD(fi, ext4) {
+	.fstype = "ext4", .mnt = STATX_TEST_ROOT "/ext4",
+};
+
+FIXTURE_VARIANT_ADD(fi, xfs) {
+	.fstype = "xfs", .mnt = STATX_TEST_ROOT "/xfs",
+};
+
+FIXTURE_VARIANT_ADD(fi, btrfs) {
+	.fstype = "btrfs", .mnt = STATX_TEST_ROOT "/btrfs",
+};
+
+FIXTURE_VARIANT_ADD(fi, vfat) {
+	.fstype = "vfat", .mnt = STATX_TEST_ROOT "/vfat",
+};
+
+FIXTURE_VARIANT_ADD(fi, msdos) {
+	.fstype = "msdos", .mnt = STATX_TEST_ROOT "/msdos",
+};
+
+FIXTURE_VARIANT_ADD(fi, exfat) {
+	.fstype = "exfat", .mnt = STATX_TEST_ROOT "/exfat",
+};
+
+FIXTURE_VARIANT_ADD(fi, ntfs3) {
+	.fstype = "ntfs3", .mnt = STATX_TEST_ROOT "/ntfs3",
+};
+
+FIXTURE_SETUP(fi)
+{
+	struct fi_state *s = &self->s;
+	char name[16];
+	unsigned int i;
+
+	s->dirfd = -1;
+	s->nth = -1;
+	s->mif = -1;
+	s->drop = -1;
+	if (access(DEBUGFS "/failslab", F_OK))
+		SKIP(return, "no %s/failslab (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS)",
+		     DEBUGFS);
+	if (access(DEBUGFS "/fail_page_alloc", F_OK))
+		SKIP(return, "no %s/fail_page_alloc (CONFIG_FAIL_PAGE_ALLOC)",
+		     DEBUGFS);
+	if (geteuid())
+		SKIP(return, "fault injection needs root");
+	if (!statx_fs_mounted(variant->mnt, variant->fstype))
+		SKIP(return, "%s is not mounted at %s", variant->fstype,
+		     variant->mnt);
+
+	for (i = 0; i < NR_KNOBS; i++)
+		s->have_saved[i] = !knob_read(knob_files[i], s->saved[i],
+						 sizeof(s->saved[i]));
+	s->ready = true;
+
+	snprintf(s->dir, sizeof(s->dir), "%s/fi%05d", variant->mnt,
+		 getpid() % 100000);
+	ASSERT_EQ(0, mkdir(s->dir, 0755)) TH_LOG("mkdir %s: %m", s->dir);
+	s->dirfd = open(s->dir, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, s->dirfd);
+	for (i = 0; i < NR_EXISTING; i++) {
+		struct stat st;
+		int fd;
+
+		snprintf(name, sizeof(name), "e%u", i);
+		fd = openat(s->dirfd, name, O_CREAT | O_EXCL | O_WRONLY,
+			    0644);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, fstat(fd, &st));
+		s->ino[i] = st.st_ino;
+		ASSERT_EQ(0, close(fd));
+	}
+	s->mif = open("/proc/self/make-it-fail", O_WRONLY);
+	ASSERT_LE(0, s->mif);
+	s->nth = open("/proc/thread-self/fail-nth", O_RDWR);
+	s->drop = open("/proc/sys/vm/drop_caches", O_WRONLY);
+}
+
+FIXTURE_TEARDOWN(fi)
+{
+	struct fi_state *s = &self->s;
+	char name[16];
+	unsigned int i;
+
+	if (s->mif >= 0) {
+		write_num(s->mif, 0);
+		close(s->mif);
+	}
+	if (s->nth >= 0) {
+		write_num(s->nth, 0);
+		close(s->nth);
+	}
+	if (s->drop >= 0)
+		close(s->drop);
+	if (s->ready) {
+		/* Quiet first, then everything as it was. */
+		knob_write("failslab/probability", "0");
+		knob_write("fail_page_alloc/probability", "0");
+		for (i = 0; i < NR_KNOBS; i++)
+			if (s->have_saved[i])
+				knob_write(knob_files[i], s->saved[i]);
+	}
+	if (s->dirfd >= 0) {
+		for (i = 0; i < NR_EXISTING; i++) {
+			snprintf(name, sizeof(name), "e%u", i);
+			unlinkat(s->dirfd, name, 0);
+		}
+		close(s->dirfd);
+		rmdir(s->dir);
+	}
+}
+
+/* Evict the unused dentries and inodes, so the next lookup allocates. */
+static void drop_dentries(struct fi_state *s)
+{
+	if (s->drop >= 0 && pwrite(s->drop, "2", 1, 0) != 1)
+		s->drop = -1;
+}
+
+/*
+ * One call's outcome: for a fresh name ENOENT or ENOMEM, for existing
+ * file @e 0 (with its inode number) or ENOMEM.  After a failure the file
+ * must be found again without injection.
+ */
+static void check_outcome(struct __test_metadata *_metadata,
+			  struct fi_state *s, int e, const char *name,
+			  int ret, int err, const struct statx *stx,
+			  const char *how)
+{
+	int k = e >= 0;
+	char why[256];
+
+	s->calls[k]++;
+	if (!ret) {
+		s->ok[k]++;
+		EXPECT_TRUE(k) TH_LOG("%s: statx(%s) of a name never created succeeded",
+				      how, name);
+		if (!k)
+			return;
+		EXPECT_EQ(s->ino[e], stx->stx_ino)
+			TH_LOG("%s: statx(%s) found inode %llu", how, name,
+			       (unsigned long long)stx->stx_ino);
+		EXPECT_EQ(0, statx_check_result(stx, STATX_ALL_BITS, why,
+						sizeof(why)))
+			TH_LOG("%s: statx(%s): %s", how, name, why);
+		return;
+	}
+	if (err == ENOENT && !k) {
+		s->enoent[k]++;
+		return;
+	}
+	if (err == ENOMEM)
+		s->enomem[k]++;
+	else
+		EXPECT_EQ(0, err) TH_LOG("%s: statx(%s): %s, expected %s or ENOMEM",
+					 how, name, strerror(err),
+					 k ? "success" : "ENOENT");
+	if (k) {
+		struct statx again;
+
+		ASSERT_EQ(0, sys_statx(s->dirfd, name, 0, STATX_INO, &again))
+			TH_LOG("%s: %s lost after an injected failure: %m",
+			       how, name);
+		EXPECT_EQ(s->ino[e], again.stx_ino);
+	}
+}
+
+static void print_outcomes(struct fi_state *s, const char *fs,
+			   const char *how)
+{
+	ksft_print_msg("%s %s: fresh names: %lu calls, %lu ENOENT, %lu ENOMEM\n",
+		       fs, how, s->calls[0], s->enoent[0], s->enomem[0]);
+	ksft_print_msg("%s %s: evicted files: %lu calls, %lu found, %lu ENOMEM\n",
+		       fs, how, s->calls[1], s->ok[1], s->enomem[1]);
+}
+
+TEST_F_TIMEOUT(fi, fail_nth, 120)
+{
+	struct fi_state *s = &self->s;
+	unsigned int sites[2] = { 0, 0 }, k, n;
+	char name[16], left[16];
+
+	if (s->nth < 0)
+		SKIP(return, "no /proc/thread-self/fail-nth");
+	/* Only fail_nth decides; the probabilities stay 0. */
+	ASSERT_EQ(0, knobs_aim("0"));
+
+	for (k = 0; k < 2; k++) {
+		for (n = 1; n <= MAX_NTH; n++) {
+			struct statx stx;
+			int e = -1, ret, err;
+			ssize_t len;
+
+			if (k) {
+				e = n % NR_EXISTING;
+				snprintf(name, sizeof(name), "e%d", e);
+				drop_dentries(s);
+			} else {
+				snprintf(name, sizeof(name), "q%06u",
+					 s->fresh++ % 1000000);
+			}
+			ASSERT_EQ(0, write_num(s->nth, n));
+			ret = sys_statx(s->dirfd, name, 0, STATX_ALL_BITS,
+					&stx);
+			err = errno;
+			len = pread(s->nth, left, sizeof(left) - 1, 0);
+			write_num(s->nth, 0);
+			ASSERT_LT(0, len);
+			left[len] = 0;
+			check_outcome(_metadata, s, e, name, ret, err, &stx,
+				      "fail-nth");
+			/* Fewer than n injection points: every one was hit. */
+			if (atoi(left) > 0) {
+				sites[k] = n - 1;
+				break;
+			}
+		}
+		EXPECT_GT(MAX_NTH, n) TH_LOG("more than %d allocations in one statx()",
+					     MAX_NTH);
+	}
+	ksft_print_msg("%s fail-nth: %u injection points (fresh name), %u (evicted file)%s\n",
+		       variant->fstype, sites[0], sites[1],
+		       s->drop < 0 ? " (no drop_caches: not evicted)" : "");
+	print_outcomes(s, variant->fstype, "fail-nth");
+	/* The path name buffer is the first allocation: it must fail. */
+	EXPECT_LT(0, s->enomem[0]);
+}
+
+TEST_F_TIMEOUT(fi, random, 120)
+{
+	struct fi_state *s = &self->s;
+	unsigned int i;
+	char name[16];
+
+	ASSERT_EQ(0, knobs_aim("20"));
+	for (i = 0; i < 400; i++) {
+		struct statx stx;
+		int e = -1, ret, err;
+
+		if (i % 2) {
+			e = i / 2 % NR_EXISTING;
+			snprintf(name, sizeof(name), "e%d", e);
+			if (e == 0)
+				drop_dentries(s);
+		} else {
+			snprintf(name, sizeof(name), "q%06u",
+				 s->fresh++ % 1000000);
+		}
+		ASSERT_EQ(0, write_num(s->mif, 1));
+		ret = sys_statx(s->dirfd, name, 0, STATX_ALL_BITS, &stx);
+		err = errno;
+		ASSERT_EQ(0, write_num(s->mif, 0));
+		check_outcome(_metadata, s, e, name, ret, err, &stx,
+			      "random");
+	}
+	ASSERT_EQ(0, knobs_aim("0"));
+	print_outcomes(s, variant->fstype, "random 20%");
+	EXPECT_LT(0, s->enomem[0] + s->enomem[1]);
+}
+
+TEST_HARNESS_MAIN
