@@ -16,13 +16,25 @@ if [ "${1:-}" = --if-changed ] && [ "$(cat "$stamp" 2>/dev/null)" = "$sum" ]; th
 	exit 0
 fi
 wt=$("$HARNESS/worktree.sh" scratch)
+# A tree that built before (same content, same config) need not build again.
+done_dir=$STATX_CACHE/bisect-ok
+mkdir -p "$done_dir"
+cfg=$(cat "$REPO/tools/testing/selftests/statx/config" | sha256sum | cut -c1-16)
 fail=0
 i=0
-for c in $(tgit rev-list --reverse "$BASE_TAG..$SERIES_BRANCH"); do
+for c in $(tgit rev-list --reverse "$BASE_TAG..${BISECT_TIP:-$SERIES_BRANCH}"); do
 	i=$((i + 1))
 	name=$(printf 'bisect-%04d' $i)
+	key=$done_dir/$(tgit rev-parse "$c^{tree}")-$cfg
+	if [ -e "$key" ]; then
+		say "$name: this tree built before"
+		echo "$name 1 0 0"
+		continue
+	fi
 	git -C "$wt" checkout -q -f --detach "$c"
-	if "$HARNESS/build.sh" bisect "$wt" > "$OUT/$name.log" 2>&1; then
+	if step "$name: build $(tgit log -1 --format=%s "$c")" \
+			"$HARNESS/build.sh" bisect "$wt" > "$OUT/$name.log" 2>&1; then
+		touch "$key"
 		echo "$name 1 0 0"
 	else
 		say "FAIL: the kernel does not build after patch $i ($(tgit log -1 --format=%s "$c")):"
