@@ -20,7 +20,13 @@ wt=$("$HARNESS/worktree.sh" scratch)
 done_dir=$STATX_CACHE/bisect-ok
 mkdir -p "$done_dir"
 cfg=$(cat "$REPO/tools/testing/selftests/statx/config" | sha256sum | cut -c1-16)
+# A cold machine builds the first commit in full and every commit that
+# changes a widely included header nearly so: stop starting builds after
+# BISECT_BUDGET seconds and report the rest as skipped (no stamp then).
+budget=${BISECT_BUDGET:-1800}
+t0=$(date +%s)
 fail=0
+skipped=0
 i=0
 for c in $(tgit rev-list --reverse "$BASE_TAG..${BISECT_TIP:-$SERIES_BRANCH}"); do
 	i=$((i + 1))
@@ -31,8 +37,14 @@ for c in $(tgit rev-list --reverse "$BASE_TAG..${BISECT_TIP:-$SERIES_BRANCH}"); 
 		echo "$name 1 0 0"
 		continue
 	fi
+	if [ $(( $(date +%s) - t0 )) -gt "$budget" ]; then
+		say "$name: not built, the ${budget}s budget is spent"
+		echo "$name 0 0 1"
+		skipped=1
+		continue
+	fi
 	git -C "$wt" checkout -q -f --detach "$c"
-	if step "$name: build $(tgit log -1 --format=%s "$c")" \
+	if STATX_CONFIG_LENIENT=1 step "$name: build $(tgit log -1 --format=%s "$c")" \
 			"$HARNESS/build.sh" bisect "$wt" > "$OUT/$name.log" 2>&1; then
 		touch "$key"
 		echo "$name 1 0 0"
@@ -43,5 +55,6 @@ for c in $(tgit rev-list --reverse "$BASE_TAG..${BISECT_TIP:-$SERIES_BRANCH}"); 
 		fail=1
 	fi
 done
-[ $fail -eq 0 ] && echo "$sum" > "$stamp"
+# The stamp stands for the series in patches/, so only a run of it counts.
+[ $fail -eq 0 ] && [ $skipped -eq 0 ] && [ -z "${BISECT_TIP:-}" ] && echo "$sum" > "$stamp"
 exit $fail

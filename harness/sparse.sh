@@ -14,7 +14,7 @@ command -v ccache >/dev/null && cc="ccache gcc"
 spmake() { make -s -C "$1" O="$2" ARCH=x86_64 CC="$cc" C=2 "$3" 2>&1 >/dev/null |
 	grep -E 'warning|error' | sed -E 's/:[0-9]+:[0-9]+:/:/' | sort; }
 # The base tree, configured the same way and prepared (not built).
-"$HARNESS/build.sh" --prepare base "$base" >&2 || die "cannot prepare the base tree"
+STATX_CONFIG_LENIENT=1 "$HARNESS/build.sh" --prepare base "$base" >&2 || die "cannot prepare the base tree"
 for f in $files; do
 	o=${f%.c}.o
 	[ -f "$BUILD/series/$o" ] || continue
@@ -30,3 +30,4 @@ for f in $files; do
 		echo "sparse-$f 1 0 0"
 	fi
 done
+exit 0

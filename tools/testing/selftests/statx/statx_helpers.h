@@ -367,6 +367,12 @@ static const struct statx_field statx_fields[] = {
 	STATX_FIELD(STATX_WRITE_ATOMIC, stx_atomic_write_unit_min, 4),
 	STATX_FIELD(STATX_WRITE_ATOMIC, stx_atomic_write_unit_max, 4),
 	STATX_FIELD(STATX_WRITE_ATOMIC, stx_atomic_write_segments_max, 4),
+#ifdef STATX_CHANGE_COOKIE
+	STATX_FIELD(STATX_CHANGE_COOKIE, stx_change_cookie, 8),
+#endif
+#ifdef STATX_GEN
+	STATX_FIELD(STATX_GEN, stx_gen, 8),
+#endif
 #ifdef STATX_IO_PARAMS
 	STATX_FIELD(STATX_IO_PARAMS, stx_io_min, 4),
 	STATX_FIELD(STATX_IO_PARAMS, stx_io_opt, 4),
@@ -413,6 +419,9 @@ static const struct statx_attr statx_attrs[] = {
 #endif
 #ifdef STATX_ATTR_SPARSE
 	STATX_ATTR(STATX_ATTR_SPARSE),
+#endif
+#ifdef STATX_ATTR_CHANGE_MONOTONIC
+	STATX_ATTR(STATX_ATTR_CHANGE_MONOTONIC),
 #endif
 };
 

@@ -50,6 +50,12 @@ static const struct documented documented[] = {
 	{ "stx_atomic_write_unit_min",		0xa8, 4 },
 	{ "stx_atomic_write_unit_max",		0xac, 4 },
 	{ "stx_atomic_write_segments_max",	0xb0, 4 },
+#ifdef STATX_CHANGE_COOKIE
+	{ "stx_change_cookie",			0xc0, 8 },
+#endif
+#ifdef STATX_GEN
+	{ "stx_gen",				0xc8, 8 },
+#endif
 #ifdef STATX_IO_PARAMS
 	{ "stx_io_min",				0xd0, 4 },
 	{ "stx_io_opt",				0xd4, 4 },
@@ -94,6 +100,12 @@ CHECK_FIELD(stx_subvol, 0xa0);
 CHECK_FIELD(stx_atomic_write_unit_min, 0xa8);
 CHECK_FIELD(stx_atomic_write_unit_max, 0xac);
 CHECK_FIELD(stx_atomic_write_segments_max, 0xb0);
+#ifdef STATX_CHANGE_COOKIE
+CHECK_FIELD(stx_change_cookie, 0xc0);
+#endif
+#ifdef STATX_GEN
+CHECK_FIELD(stx_gen, 0xc8);
+#endif
 #ifdef STATX_IO_PARAMS
 CHECK_FIELD(stx_io_min, 0xd0);
 CHECK_FIELD(stx_io_opt, 0xd4);
