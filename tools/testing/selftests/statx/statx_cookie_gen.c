@@ -267,7 +267,7 @@ static bool handle_ino_gen(const char *path, enum handle_layout layout,
 	}
 }
 
-/* The device, and mount flags, of the filesystem mounted at @dir. */
+/* The source (a device, or a name), and mount flags, of the mount at @dir. */
 static bool mount_source(const char *dir, char *dev, size_t len,
 			 unsigned long *flags)
 {
@@ -302,7 +302,7 @@ static bool mount_source(const char *dir, char *dev, size_t len,
 		found = true;
 	}
 	fclose(f);
-	return found && dev[0] == '/';
+	return found;
 }
 
 /*
@@ -317,7 +317,7 @@ static const char *remount(const char *mnt, const char *fstype)
 
 	if (geteuid() != 0)
 		return "remounting needs root";
-	if (!mount_source(mnt, dev, sizeof(dev), &flags))
+	if (!mount_source(mnt, dev, sizeof(dev), &flags) || dev[0] != '/')
 		return "no block device under the mount";
 	if (chdir("/"))
 		return "cannot leave the mount";
@@ -833,6 +833,38 @@ TEST_F(fs, remount)
 		close(fd);
 		EXPECT_NE(cookie_of(&b), get_cookie(_metadata, self->file));
 	}
+}
+
+/*
+ * A remount in place (mount(2) with MS_REMOUNT, which passes MS_I_VERSION
+ * in its mask) keeps the counter: the cookie is still returned, unchanged,
+ * and still moves with the file.
+ */
+TEST_F(fs, remount_in_place)
+{
+	char src[PATH_MAX];
+	unsigned long flags;
+	__u64 c0, c1;
+	int fd;
+
+	if (!self->has_cookie)
+		SKIP(return, "the kernel does not return STATX_CHANGE_COOKIE");
+	if (!variant->cookie)
+		SKIP(return, "%s keeps no change counter", variant->fstype);
+	if (geteuid() != 0)
+		SKIP(return, "remounting needs root");
+	ASSERT_TRUE(mount_source(variant->mnt, src, sizeof(src), &flags));
+
+	c0 = get_cookie(_metadata, self->file);
+	ASSERT_EQ(0, mount(NULL, variant->mnt, NULL, MS_REMOUNT | flags, NULL))
+		TH_LOG("remount %s: %s", variant->mnt, strerror(errno));
+	c1 = get_cookie(_metadata, self->file);
+	EXPECT_EQ(c0, c1);
+	fd = open(self->file, O_WRONLY | O_APPEND);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(1, write(fd, "x", 1));
+	close(fd);
+	EXPECT_NE(c1, get_cookie(_metadata, self->file));
 }
 
 /* The generation is the one the filesystem gives out by other ways. */
