@@ -7,6 +7,9 @@
 . "$(dirname "$0")/lib.sh"
 
 which=${1:-series}
+# One check at a time: two would build in the same directories.
+exec 9> "$STATX_CACHE/check.lock"
+flock -n 9 || die "another make check is running"
 res=$OUT/check-$which
 rm -rf "$res"
 mkdir -p "$res"
