@@ -12,7 +12,8 @@ base=$("$HARNESS/worktree.sh" base)
 cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
 spmake() { make -s -C "$1" O="$2" ARCH=x86_64 CC="$cc" C=2 "$3" 2>&1 >/dev/null |
-	grep -E 'warning|error' | sed -E 's/:[0-9]+:[0-9]+:/:/' | sort; }
+	{ grep -E 'warning|error' || true; } |
+	sed -E -e "s|$1/||" -e 's/:[0-9]+:[0-9]+:/:/' | sort; }
 # The base tree, configured the same way and prepared (not built).
 STATX_CONFIG_LENIENT=1 "$HARNESS/build.sh" --prepare base "$base" >&2 || die "cannot prepare the base tree"
 for f in $files; do
