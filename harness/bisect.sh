@@ -23,7 +23,7 @@ cfg=$(cat "$REPO/tools/testing/selftests/statx/config" | sha256sum | cut -c1-16)
 # A cold machine builds the first commit in full and every commit that
 # changes a widely included header nearly so: stop starting builds after
 # BISECT_BUDGET seconds and report the rest as skipped (no stamp then).
-budget=${BISECT_BUDGET:-1800}
+budget=${BISECT_BUDGET:-1200}
 t0=$(date +%s)
 fail=0
 skipped=0

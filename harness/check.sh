@@ -89,7 +89,10 @@ check initramfs "$HARNESS/initramfs.sh" "$TREE" "$hdr" "$res/initramfs.cpio" || 
 # KUnit suites (every result line prefixed with NAME).
 guest() {
 	local name=$1 kernel=$2 g=$res/$1
-	if "$HARNESS/boot.sh" "$kernel" "$res/initramfs.cpio" check "$g"; then
+	# The sanitizer kernel runs the suite about six times slower.
+	local tmo=900
+	[ "$name" = sanitizers ] && tmo=2400
+	if "$HARNESS/boot.sh" "$kernel" "$res/initramfs.cpio" check "$g" $tmo; then
 		record "$name-boot" 1 0 0
 	else
 		record "$name-boot" 0 1 0
