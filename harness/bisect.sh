@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# bisect.sh [--if-changed]: build the kernel after every patch of the series
-# (in the scratch worktree, one O= directory, incrementally).  Prints one
-# "bisect-NNNN passed failed skipped" line per commit.  On success records
-# the series' checksum in patches/bisect-ok; with --if-changed, does nothing
-# when that checksum still matches.
+# bisect.sh [--if-changed]: build after every patch of the series (in the
+# scratch worktree, one O= directory each, incrementally): the kernel, and,
+# where the patch changes them, the statx selftests and samples/vfs/
+# test-statx against that kernel's uapi headers (a compiler warning fails
+# them too).  Prints one "bisect-NNNN passed failed skipped" line per commit.
+# On success records the series' checksum in patches/bisect-ok; with
+# --if-changed, does nothing when that checksum still matches.
 . "$(dirname "$0")/lib.sh"
 
 stamp=$REPO/patches/bisect-ok
@@ -16,10 +18,42 @@ if [ "${1:-}" = --if-changed ] && [ "$(cat "$stamp" 2>/dev/null)" = "$sum" ]; th
 	exit 0
 fi
 wt=$("$HARNESS/worktree.sh" scratch)
-# A tree that built before (same content, same config) need not build again.
+# What built before need not build again: the kernel is keyed by every
+# file that can reach bzImage (not the selftests, Documentation/ or
+# MAINTAINERS) and the config fragment; the user-space programs by their
+# sources and the uapi headers.
 done_dir=$STATX_CACHE/bisect-ok
 mkdir -p "$done_dir"
 cfg=$(cat "$REPO/tools/testing/selftests/statx/config" | sha256sum | cut -c1-16)
+user_paths=(tools/testing/selftests/statx tools/testing/selftests/kselftest_harness.h
+	    tools/testing/selftests/lib.mk samples/vfs/test-statx.c include/uapi)
+kernel_key() {
+	tgit ls-tree -r "$1" | grep -Ev $'\t(Documentation/|MAINTAINERS$|tools/testing/)' |
+		sha256sum | cut -c1-40
+}
+user_key() {
+	tgit ls-tree -r "$1" -- "${user_paths[@]}" | sha256sum | cut -c1-40
+}
+# Build the selftests (64-bit and 32-bit) and test-statx in the worktree
+# against the uapi headers of $BUILD/bisect; fail on any warning.
+build_user() {
+	local hdr=$BUILD/bisect/usr/include ob=$BUILD/bisect-user log=$BUILD/bisect-user.log
+	rm -rf "$ob"
+	mkdir -p "$ob"
+	{
+		make -C "$wt/tools/testing/selftests" TARGETS=statx KHDR_INCLUDES="-isystem $hdr" \
+			LDFLAGS=-static O="$ob/64" all &&
+		make -C "$wt/tools/testing/selftests" TARGETS=statx KHDR_INCLUDES="-isystem $hdr" \
+			LDFLAGS=-static O="$ob/32" CC="gcc -m32" all &&
+		gcc -static -O2 -Wall -isystem "$hdr" -o "$ob/test-statx" \
+			"$wt/samples/vfs/test-statx.c"
+	} > "$log" 2>&1 || { cat "$log"; return 1; }
+	if grep -q 'warning:' "$log"; then
+		grep -B2 -A4 'warning:' "$log"
+		return 1
+	fi
+}
+
 # A cold machine builds the first commit in full and every commit that
 # changes a widely included header nearly so: stop starting builds after
 # BISECT_BUDGET seconds and report the rest as skipped (no stamp then).
@@ -31,8 +65,9 @@ i=0
 for c in $(tgit rev-list --reverse "$BASE_TAG..${BISECT_TIP:-$SERIES_BRANCH}"); do
 	i=$((i + 1))
 	name=$(printf 'bisect-%04d' $i)
-	key=$done_dir/$(tgit rev-parse "$c^{tree}")-$cfg
-	if [ -e "$key" ]; then
+	kkey=$done_dir/kernel-$(kernel_key "$c")-$cfg
+	ukey=$done_dir/user-$(user_key "$c")
+	if [ -e "$kkey" ] && [ -e "$ukey" ]; then
 		say "$name: this tree built before"
 		echo "$name 1 0 0"
 		continue
@@ -44,12 +79,16 @@ for c in $(tgit rev-list --reverse "$BASE_TAG..${BISECT_TIP:-$SERIES_BRANCH}"); 
 		continue
 	fi
 	git -C "$wt" checkout -q -f --detach "$c"
-	if STATX_CONFIG_LENIENT=1 step "$name: build $(tgit log -1 --format=%s "$c")" \
-			"$HARNESS/build.sh" bisect "$wt" > "$OUT/$name.log" 2>&1; then
-		touch "$key"
+	subject=$(tgit log -1 --format=%s "$c")
+	if STATX_CONFIG_LENIENT=1 step "$name: build $subject" \
+			"$HARNESS/build.sh" bisect "$wt" > "$OUT/$name.log" 2>&1 &&
+	   touch "$kkey" &&
+	   { [ -e "$ukey" ] || step "$name: build the selftests and test-statx" \
+			build_user >> "$OUT/$name.log" 2>&1; }; then
+		touch "$ukey"
 		echo "$name 1 0 0"
 	else
-		say "FAIL: the kernel does not build after patch $i ($(tgit log -1 --format=%s "$c")):"
+		say "FAIL: patch $i ($subject) does not build:"
 		tail -20 "$OUT/$name.log" >&2
 		echo "$name 0 1 0"
 		fail=1
