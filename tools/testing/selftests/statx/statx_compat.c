@@ -179,12 +179,7 @@ static void compare(struct __test_metadata *_metadata,
 }
 
 FIXTURE(compat) {
-	char root[64];
-	char dir[128];
-	char paths[STATX_MAX_OBJECTS][256];
-	unsigned int npaths;
-	int fd;
-	struct statx_req *reqs;
+	struct statx_objects o;
 };
 
 FIXTURE_VARIANT(compat) {
@@ -203,61 +198,35 @@ FIXTURE_VARIANT_ADD(compat, ntfs3) { .fs = STATX_FS(NTFS3) };
 
 FIXTURE_SETUP(compat)
 {
-	self->fd = -1;
-	self->reqs = calloc(STATX_MAX_REQS, sizeof(*self->reqs));
-	ASSERT_TRUE(!!self->reqs);
-	statx_fs_root(variant->fs, self->root, sizeof(self->root));
-	if (!statx_fs_mkdtemp(variant->fs, "compat", self->dir,
-			      sizeof(self->dir)))
+	int ret = statx_objects_make(&self->o, variant->fs, "compat", true);
+
+	if (ret > 0)
 		SKIP(return, "%s is not mounted at %s", variant->fs->fstype,
-		     self->root);
-	self->npaths = statx_make_objects(self->root, self->dir, self->paths,
-					  &self->fd);
-	ASSERT_LT(0, self->npaths);
+		     self->o.root);
+	ASSERT_EQ(0, ret) {
+		TH_LOG("making the objects: %s", strerror(errno));
+	}
 }
 
 FIXTURE_TEARDOWN(compat)
 {
-	if (self->fd >= 0)
-		close(self->fd);
-	free(self->reqs);
-	statx_rmtree(self->dir);
+	statx_objects_free(&self->o);
 }
 
 TEST_F(compat, same_results)
 {
-	const char *paths[STATX_MAX_OBJECTS];
-	unsigned int i, n;
-
-	for (i = 0; i < self->npaths; i++)
-		paths[i] = self->paths[i];
-	n = statx_reqs(self->reqs, paths, self->npaths, self->fd, true);
-	compare(_metadata, self->reqs, n);
+	compare(_metadata, self->o.reqs, self->o.nreqs);
 }
 
-/*
- * Files of filesystems without a disk, and device nodes.  Not /proc
- * itself: its link count follows the number of tasks.
- */
 TEST(pseudo_files)
 {
-	static const char *const candidates[] = {
-		"/", "/proc/1", "/proc/1/status", "/sys", "/sys/kernel",
-		"/dev", "/dev/null", "/dev/vda", "/tmp", "/sys/kernel/debug",
-	};
-	const char *paths[ARRAY_SIZE(candidates)];
 	struct statx_req *reqs;
-	unsigned int i, np = 0, n;
-	struct statx stx;
+	unsigned int n;
 	int fd;
 
-	for (i = 0; i < ARRAY_SIZE(candidates); i++)
-		if (!sys_statx(AT_FDCWD, candidates[i], 0, 0, &stx))
-			paths[np++] = candidates[i];
-	fd = open("/proc/1/status", O_RDONLY);
 	reqs = calloc(STATX_MAX_REQS, sizeof(*reqs));
 	ASSERT_TRUE(!!reqs);
-	n = statx_reqs(reqs, paths, np, fd, true);
+	n = statx_pseudo_reqs(reqs, "/proc/1/status", &fd, true);
 	compare(_metadata, reqs, n);
 	free(reqs);
 	if (fd >= 0)

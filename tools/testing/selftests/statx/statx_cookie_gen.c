@@ -271,38 +271,25 @@ static bool handle_ino_gen(const char *path, enum handle_layout layout,
 static bool mount_source(const char *dir, char *dev, size_t len,
 			 unsigned long *flags)
 {
-	char line[4096], mnt[PATH_MAX], opts[512], src[PATH_MAX];
-	bool found = false;
-	FILE *f;
+	static const struct {
+		const char *opt;
+		unsigned long flag;
+	} opts[] = {
+		{ "ro", MS_RDONLY }, { "noatime", MS_NOATIME },
+		{ "nosuid", MS_NOSUID }, { "nodev", MS_NODEV },
+		{ "noexec", MS_NOEXEC },
+	};
+	struct statx_mount m;
+	unsigned int i;
 
-	f = fopen("/proc/self/mountinfo", "r");
-	if (!f)
+	if (!statx_mountinfo(dir, &m))
 		return false;
-	while (fgets(line, sizeof(line), f)) {
-		char *sep = strstr(line, " - ");
-
-		if (!sep ||
-		    sscanf(line, "%*s %*s %*s %*s %4095s %511s", mnt,
-			   opts) != 2 ||
-		    sscanf(sep, " - %*s %4095s", src) != 1 ||
-		    strcmp(mnt, dir))
-			continue;
-		snprintf(dev, len, "%s", src);
-		*flags = 0;
-		if (strstr(opts, "ro,") == opts || !strcmp(opts, "ro"))
-			*flags |= MS_RDONLY;
-		if (strstr(opts, "noatime"))
-			*flags |= MS_NOATIME;
-		if (strstr(opts, "nosuid"))
-			*flags |= MS_NOSUID;
-		if (strstr(opts, "nodev"))
-			*flags |= MS_NODEV;
-		if (strstr(opts, "noexec"))
-			*flags |= MS_NOEXEC;
-		found = true;
-	}
-	fclose(f);
-	return found;
+	snprintf(dev, len, "%s", m.source);
+	*flags = 0;
+	for (i = 0; i < ARRAY_SIZE(opts); i++)
+		if (statx_has_opt(m.opts, opts[i].opt))
+			*flags |= opts[i].flag;
+	return true;
 }
 
 /*

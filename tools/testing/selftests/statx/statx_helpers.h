@@ -63,6 +63,8 @@ struct statx_mount {
 	unsigned int dev_major;
 	unsigned int dev_minor;
 	char fstype[64];
+	char source[256];	/* a device path, or a name */
+	char opts[256];		/* the per-mount options: "rw,noatime" */
 };
 
 /*
@@ -71,7 +73,7 @@ struct statx_mount {
  */
 static inline bool statx_mountinfo(const char *dir, struct statx_mount *m)
 {
-	char line[4096], mnt[PATH_MAX], type[64];
+	char line[4096], mnt[PATH_MAX], opts[256], type[64], src[256];
 	unsigned int id, ma, mi;
 	bool found = false;
 	FILE *f;
@@ -82,9 +84,9 @@ static inline bool statx_mountinfo(const char *dir, struct statx_mount *m)
 	while (fgets(line, sizeof(line), f)) {
 		char *sep = strstr(line, " - ");
 
-		if (!sep || sscanf(line, "%u %*u %u:%u %*s %4095s",
-				   &id, &ma, &mi, mnt) != 4 ||
-		    sscanf(sep, " - %63s", type) != 1)
+		if (!sep || sscanf(line, "%u %*u %u:%u %*s %4095s %255s",
+				   &id, &ma, &mi, mnt, opts) != 5 ||
+		    sscanf(sep, " - %63s %255s", type, src) != 2)
 			continue;
 		if (strcmp(mnt, dir))
 			continue;
@@ -93,13 +95,27 @@ static inline bool statx_mountinfo(const char *dir, struct statx_mount *m)
 		m->dev_major = ma;
 		m->dev_minor = mi;
 		snprintf(m->fstype, sizeof(m->fstype), "%s", type);
+		snprintf(m->source, sizeof(m->source), "%s", src);
+		snprintf(m->opts, sizeof(m->opts), "%s", opts);
 		found = true;
 	}
 	fclose(f);
 	return found;
 }
 
-/* Is @dir the root of a mount of filesystem type @fstype? */
+/* Whether the comma-separated option list @opts holds @opt. */
+static inline bool statx_has_opt(const char *opts, const char *opt)
+{
+	size_t len = strlen(opt);
+	const char *p;
+
+	for (p = opts; (p = strstr(p, opt)); p += len)
+		if ((p == opts || p[-1] == ',') &&
+		    (p[len] == ',' || p[len] == '\0'))
+			return true;
+	return false;
+}
+
 static inline bool statx_fs_mounted(const char *dir, const char *fstype)
 {
 	struct statx_mount m;
@@ -652,6 +668,83 @@ static inline unsigned int statx_make_objects(const char *root,
 	if (!mknod(paths[n], S_IFIFO | 0644, 0))
 		n++;
 	return n;
+}
+
+/*
+ * The scratch objects of statx_make_objects() on one filesystem and the
+ * requests of statx_reqs() for them: what the 32-bit and the io_uring
+ * comparisons replay.
+ */
+struct statx_objects {
+	char root[64];
+	char dir[128];
+	char paths[STATX_MAX_OBJECTS][256];
+	unsigned int npaths;
+	int fd;
+	struct statx_req *reqs;
+	unsigned int nreqs;
+};
+
+/*
+ * Fill @o for @fs, in a directory named after @what.  Returns 0; 1 when
+ * @fs is not mounted (@o->root says where it was looked for); -1 with
+ * errno set on an error.  statx_objects_free() undoes it in every case.
+ */
+static inline int statx_objects_make(struct statx_objects *o,
+				     const struct statx_fs *fs,
+				     const char *what, bool null_path)
+{
+	const char *paths[STATX_MAX_OBJECTS];
+	unsigned int i;
+
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	statx_fs_root(fs, o->root, sizeof(o->root));
+	o->reqs = calloc(STATX_MAX_REQS, sizeof(*o->reqs));
+	if (!o->reqs)
+		return -1;
+	if (!statx_fs_mkdtemp(fs, what, o->dir, sizeof(o->dir)))
+		return 1;
+	o->npaths = statx_make_objects(o->root, o->dir, o->paths, &o->fd);
+	if (!o->npaths)
+		return -1;
+	for (i = 0; i < o->npaths; i++)
+		paths[i] = o->paths[i];
+	o->nreqs = statx_reqs(o->reqs, paths, o->npaths, o->fd, null_path);
+	return 0;
+}
+
+static inline void statx_objects_free(struct statx_objects *o)
+{
+	if (o->fd >= 0)
+		close(o->fd);
+	free(o->reqs);
+	statx_rmtree(o->dir);
+}
+
+/*
+ * The requests of statx_reqs() for files of filesystems without a disk
+ * and for device nodes, as far as they exist here, with @status (a
+ * /proc/PID/status file) among them and open as *@fd.  Not /proc itself:
+ * its link count follows the number of tasks.  Returns the count.
+ */
+static inline unsigned int statx_pseudo_reqs(struct statx_req *reqs,
+					     const char *status, int *fd,
+					     bool null_path)
+{
+	const char *const candidates[] = {
+		"/", "/proc/1", status, "/sys", "/sys/kernel", "/dev",
+		"/dev/null", "/dev/vda", "/tmp", "/sys/kernel/debug",
+	};
+	const char *paths[ARRAY_SIZE(candidates)];
+	unsigned int i, n = 0;
+	struct statx stx;
+
+	for (i = 0; i < ARRAY_SIZE(candidates); i++)
+		if (!sys_statx(AT_FDCWD, candidates[i], 0, 0, &stx))
+			paths[n++] = candidates[i];
+	*fd = open(status, O_RDONLY);
+	return statx_reqs(reqs, paths, n, *fd, null_path);
 }
 
 /* A printable description of @r for failure messages. */

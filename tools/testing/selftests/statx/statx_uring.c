@@ -172,12 +172,7 @@ static void compare(struct __test_metadata *_metadata,
 }
 
 FIXTURE(uring) {
-	char root[64];
-	char dir[128];
-	char paths[STATX_MAX_OBJECTS][256];
-	unsigned int npaths;
-	int fd;
-	struct statx_req *reqs;
+	struct statx_objects o;
 };
 
 FIXTURE_VARIANT(uring) {
@@ -196,61 +191,35 @@ FIXTURE_VARIANT_ADD(uring, ntfs3) { .fs = STATX_FS(NTFS3) };
 
 FIXTURE_SETUP(uring)
 {
-	self->fd = -1;
-	self->reqs = calloc(STATX_MAX_REQS, sizeof(*self->reqs));
-	ASSERT_TRUE(!!self->reqs);
-	statx_fs_root(variant->fs, self->root, sizeof(self->root));
-	if (!statx_fs_mkdtemp(variant->fs, "uring", self->dir,
-			      sizeof(self->dir)))
+	int ret = statx_objects_make(&self->o, variant->fs, "uring", false);
+
+	if (ret > 0)
 		SKIP(return, "%s is not mounted at %s", variant->fs->fstype,
-		     self->root);
-	self->npaths = statx_make_objects(self->root, self->dir, self->paths,
-					  &self->fd);
-	ASSERT_LT(0, self->npaths);
+		     self->o.root);
+	ASSERT_EQ(0, ret) {
+		TH_LOG("making the objects: %s", strerror(errno));
+	}
 }
 
 FIXTURE_TEARDOWN(uring)
 {
-	if (self->fd >= 0)
-		close(self->fd);
-	free(self->reqs);
-	statx_rmtree(self->dir);
+	statx_objects_free(&self->o);
 }
 
 TEST_F(uring, same_results)
 {
-	const char *paths[STATX_MAX_OBJECTS];
-	unsigned int i, n;
-
-	for (i = 0; i < self->npaths; i++)
-		paths[i] = self->paths[i];
-	n = statx_reqs(self->reqs, paths, self->npaths, self->fd, false);
-	compare(_metadata, self->reqs, n);
+	compare(_metadata, self->o.reqs, self->o.nreqs);
 }
 
-/*
- * Files of filesystems without a disk, and device nodes.  Not /proc
- * itself: its link count follows the number of tasks.
- */
 TEST(pseudo_files)
 {
-	static const char *const candidates[] = {
-		"/", "/proc/1", "/proc/self/status", "/sys", "/sys/kernel",
-		"/dev", "/dev/null", "/dev/vda", "/tmp", "/sys/kernel/debug",
-	};
-	const char *paths[ARRAY_SIZE(candidates)];
 	struct statx_req *reqs;
-	unsigned int i, np = 0, n;
-	struct statx stx;
+	unsigned int n;
 	int fd;
 
-	for (i = 0; i < ARRAY_SIZE(candidates); i++)
-		if (!sys_statx(AT_FDCWD, candidates[i], 0, 0, &stx))
-			paths[np++] = candidates[i];
-	fd = open("/proc/self/status", O_RDONLY);
 	reqs = calloc(STATX_MAX_REQS, sizeof(*reqs));
 	ASSERT_TRUE(!!reqs);
-	n = statx_reqs(reqs, paths, np, fd, false);
+	n = statx_pseudo_reqs(reqs, "/proc/self/status", &fd, false);
 	compare(_metadata, reqs, n);
 	free(reqs);
 	if (fd >= 0)
