@@ -24,11 +24,11 @@
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <time.h>
 #include <linux/io_uring.h>
+#include "statx_remount.h"
 
 #include "../kselftest_harness.h"
 
@@ -271,24 +271,12 @@ static bool handle_ino_gen(const char *path, enum handle_layout layout,
 static bool mount_source(const char *dir, char *dev, size_t len,
 			 unsigned long *flags)
 {
-	static const struct {
-		const char *opt;
-		unsigned long flag;
-	} opts[] = {
-		{ "ro", MS_RDONLY }, { "noatime", MS_NOATIME },
-		{ "nosuid", MS_NOSUID }, { "nodev", MS_NODEV },
-		{ "noexec", MS_NOEXEC },
-	};
 	struct statx_mount m;
-	unsigned int i;
 
 	if (!statx_mountinfo(dir, &m))
 		return false;
 	snprintf(dev, len, "%s", m.source);
-	*flags = 0;
-	for (i = 0; i < ARRAY_SIZE(opts); i++)
-		if (statx_has_opt(m.opts, opts[i].opt))
-			*flags |= opts[i].flag;
+	*flags = statx_mount_flags(dir);
 	return true;
 }
 

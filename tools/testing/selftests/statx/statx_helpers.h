@@ -64,7 +64,6 @@ struct statx_mount {
 	unsigned int dev_minor;
 	char fstype[64];
 	char source[256];	/* a device path, or a name */
-	char opts[256];		/* the per-mount options: "rw,noatime" */
 };
 
 /*
@@ -73,7 +72,7 @@ struct statx_mount {
  */
 static inline bool statx_mountinfo(const char *dir, struct statx_mount *m)
 {
-	char line[4096], mnt[PATH_MAX], opts[256], type[64], src[256];
+	char line[4096], mnt[PATH_MAX], type[64], src[256];
 	unsigned int id, ma, mi;
 	bool found = false;
 	FILE *f;
@@ -84,8 +83,8 @@ static inline bool statx_mountinfo(const char *dir, struct statx_mount *m)
 	while (fgets(line, sizeof(line), f)) {
 		char *sep = strstr(line, " - ");
 
-		if (!sep || sscanf(line, "%u %*u %u:%u %*s %4095s %255s",
-				   &id, &ma, &mi, mnt, opts) != 5 ||
+		if (!sep || sscanf(line, "%u %*u %u:%u %*s %4095s",
+				   &id, &ma, &mi, mnt) != 4 ||
 		    sscanf(sep, " - %63s %255s", type, src) != 2)
 			continue;
 		if (strcmp(mnt, dir))
@@ -96,26 +95,13 @@ static inline bool statx_mountinfo(const char *dir, struct statx_mount *m)
 		m->dev_minor = mi;
 		snprintf(m->fstype, sizeof(m->fstype), "%s", type);
 		snprintf(m->source, sizeof(m->source), "%s", src);
-		snprintf(m->opts, sizeof(m->opts), "%s", opts);
 		found = true;
 	}
 	fclose(f);
 	return found;
 }
 
-/* Whether the comma-separated option list @opts holds @opt. */
-static inline bool statx_has_opt(const char *opts, const char *opt)
-{
-	size_t len = strlen(opt);
-	const char *p;
-
-	for (p = opts; (p = strstr(p, opt)); p += len)
-		if ((p == opts || p[-1] == ',') &&
-		    (p[len] == ',' || p[len] == '\0'))
-			return true;
-	return false;
-}
-
+/* Is @dir the root of a mount of filesystem type @fstype? */
 static inline bool statx_fs_mounted(const char *dir, const char *fstype)
 {
 	struct statx_mount m;

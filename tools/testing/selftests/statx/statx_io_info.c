@@ -81,25 +81,12 @@ static bool kernel_has_info_flags(void)
 /* The device (vda, ...) mounted at @dir, from /proc/self/mountinfo */
 static bool mount_device(const char *dir, char *dev, size_t len)
 {
-	char line[4096], mnt[PATH_MAX], src[PATH_MAX];
-	bool found = false;
-	FILE *f = fopen("/proc/self/mountinfo", "r");
+	struct statx_mount m;
 
-	if (!f)
+	if (!statx_mountinfo(dir, &m) || strncmp(m.source, "/dev/", 5))
 		return false;
-	while (fgets(line, sizeof(line), f)) {
-		char *sep = strstr(line, " - ");
-
-		if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
-		    sscanf(sep, " - %*s %4095s", src) != 1)
-			continue;
-		if (!strcmp(mnt, dir) && !strncmp(src, "/dev/", 5)) {
-			snprintf(dev, len, "%.63s", src + 5);
-			found = true;
-		}
-	}
-	fclose(f);
-	return found;
+	snprintf(dev, len, "%.63s", m.source + 5);
+	return true;
 }
 
 /* /sys/block/@dev/queue/@attr as a number; -1 if it cannot be read */

@@ -37,9 +37,9 @@
 #include <pthread.h>
 #include <sched.h>
 #include <time.h>
-#include <sys/mount.h>
 #include <sys/statvfs.h>
 #include <sys/xattr.h>
+#include "statx_remount.h"
 #include "../kselftest_harness.h"
 
 #define PAGE		4096
@@ -718,27 +718,6 @@ static void *frozen_fd(void *arg)
 	return NULL;
 }
 
-/* The MS_* flags that keep the mount as it is, from statvfs(). */
-static unsigned long mount_flags(const char *mnt)
-{
-	static const struct { unsigned long st, ms; } map[] = {
-		{ ST_NOSUID, MS_NOSUID }, { ST_NODEV, MS_NODEV },
-		{ ST_NOEXEC, MS_NOEXEC }, { ST_SYNCHRONOUS, MS_SYNCHRONOUS },
-		{ ST_NOATIME, MS_NOATIME }, { ST_NODIRATIME, MS_NODIRATIME },
-		{ ST_RELATIME, MS_RELATIME },
-	};
-	struct statvfs sv;
-	unsigned long ms = 0;
-	unsigned int i;
-
-	if (statvfs(mnt, &sv))
-		return 0;
-	for (i = 0; i < ARRAY_SIZE(map); i++)
-		if (sv.f_flag & map[i].st)
-			ms |= map[i].ms;
-	return ms;
-}
-
 static bool is_rdonly(const char *mnt)
 {
 	struct statvfs sv;
@@ -750,7 +729,7 @@ TEST_F_TIMEOUT(stress, remount_ro, 120)
 {
 	void *(*fn[])(void *) = { frozen_path, frozen_path, frozen_fd };
 	struct world *w = self->w;
-	unsigned long keep = mount_flags(self->mnt);
+	unsigned long keep = statx_mount_flags(self->mnt) & ~MS_RDONLY;
 	unsigned long toggles = 0, busy = 0;
 	unsigned int seconds = (stress_seconds() + 1) / 2;
 	struct statx before, after;
