@@ -25,6 +25,8 @@ chmod +x "$root/usr/bin/timeout"
 cp "$HARNESS/guest/init" "$root/init"
 printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' > "$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
+# As on any distribution; mkntfs looks there for mounted filesystems.
+ln -s /proc/self/mounts "$root/etc/mtab"
 
 # The selftests, through kselftest's own install and runner.
 ksmake() {
@@ -47,6 +49,25 @@ gcc -static -O2 -Wall -isystem "$hdr" -o "$root/bin/test-statx" \
 # Extra host-built programs for the guest's /bin (the benchmark).
 for f in ${INITRAMFS_EXTRA:-}; do
 	cp "$f" "$root/bin/"
+done
+
+# The host's mkfs programs, with the libraries they load at the paths the
+# host has them, so that selftests can make their own filesystems in the
+# guest.  They replace busybox's applets of the same name.
+host_prog() {
+	local prog f
+	prog=$(PATH=$PATH:/usr/sbin:/sbin command -v "$1") ||
+		die "$1 is not installed"
+	rm -f "$root/bin/$1"
+	cp "$prog" "$root/bin/$1"
+	for f in $(ldd "$prog" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }
+				     $1 ~ /^\// { print $1 }'); do
+		mkdir -p "$root$(dirname "$f")"
+		cp -L "$f" "$root$f"
+	done
+}
+for p in mkfs.ext4 mkfs.btrfs mkfs.xfs mkfs.vfat mkfs.exfat mkntfs; do
+	host_prog "$p"
 done
 
 # /dev/console must exist before devtmpfs is mounted, or init's output is lost.

@@ -53,7 +53,7 @@
 #define BENCH_MASK_NEW	(STATX_BASIC_STATS | STATX_BTIME | BENCH_STATX_GEN | \
 			 BENCH_STATX_CHANGE_COOKIE | BENCH_STATX_IO_PARAMS)
 
-enum op { OP_NULL, OP_STATX_PATH, OP_STATX_FD, OP_FSTAT };
+enum op { OP_NULL, OP_STATX_PATH, OP_STATX_FD, OP_FSTAT, OP_WRITE_STATX };
 
 struct bench {
 	char name[48];
@@ -89,6 +89,15 @@ static inline void call(const struct bench *b)
 		break;
 	case OP_STATX_FD:
 		r = syscall(__NR_statx, b->fd, "", AT_EMPTY_PATH, b->mask, &stx);
+		break;
+	case OP_WRITE_STATX:
+		/*
+		 * A one-byte overwrite, then statx() of the file: with the
+		 * cookie asked for, every write must count (and ext4 journal
+		 * the inode); without it, once a clock tick.
+		 */
+		r = pwrite(b->fd, "s", 1, 0) != 1 ||
+		    syscall(__NR_statx, b->fd, "", AT_EMPTY_PATH, b->mask, &stx);
 		break;
 	case OP_FSTAT:
 #ifdef SYS_fstat
@@ -189,6 +198,18 @@ int main(int argc, char **argv)
 		b.mask = STATX_BASIC_STATS;
 		snprintf(b.name, sizeof(b.name), "statx_fd_basic_%s", fss[i]);
 		run(&b, n, repeats);
+		b.mask = STATX_BASIC_STATS | BENCH_STATX_CHANGE_COOKIE;
+		snprintf(b.name, sizeof(b.name), "statx_fd_cookie_%s", fss[i]);
+		run(&b, n, repeats);
+		b.op = OP_WRITE_STATX;
+		b.mask = STATX_BASIC_STATS;
+		snprintf(b.name, sizeof(b.name), "write_statx_basic_%s",
+			 fss[i]);
+		run(&b, n / 10, repeats);
+		b.mask = STATX_BASIC_STATS | BENCH_STATX_CHANGE_COOKIE;
+		snprintf(b.name, sizeof(b.name), "write_statx_cookie_%s",
+			 fss[i]);
+		run(&b, n / 10, repeats);
 		b.op = OP_FSTAT;
 		snprintf(b.name, sizeof(b.name), "fstat_%s", fss[i]);
 		run(&b, n, repeats);

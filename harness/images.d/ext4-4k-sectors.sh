@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Issue 3 (the statx conformance suite): an ext4 with 128-byte inodes (no
+# For the statx conformance suite: an ext4 with 128-byte inodes (no
 # room for a birth time, whole-second timestamps) on a disk with 4096-byte
 # logical sectors, for the btime and STATX_DIOALIGN cases that must not
 # just see the defaults.  The guest mounts it at /mnt/ext4-lbs4k.
