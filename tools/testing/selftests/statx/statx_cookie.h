@@ -83,7 +83,7 @@ struct ts64 {
 
 /* Set the access and modification times; UTIME_NOW or UTIME_OMIT as nsec. */
 static inline int set_times(const char *path, long long asec, long ansec,
-		     long long msec, long mnsec)
+			    long long msec, long mnsec)
 {
 	struct ts64 ts[2] = {
 		{ .tv_sec = asec, .tv_nsec = ansec },
@@ -201,8 +201,9 @@ enum handle_layout {
 };
 
 /* Decode the handle of @path; false if its type is not the expected one. */
-static inline bool handle_ino_gen(const char *path, enum handle_layout layout,
-			   __u64 *ino, __u32 *gen)
+static inline bool handle_ino_gen(const char *path,
+				  enum handle_layout layout, __u64 *ino,
+				  __u32 *gen)
 {
 	struct {
 		struct file_handle fh;

@@ -41,29 +41,42 @@
 static const char *const mkfs_ext4[] = {
 	"mkfs.ext4", "-q", "-F", "-O", "metadata_csum", NULL
 };
+
 static const char *const mkfs_ext4_nocsum[] = {
 	"mkfs.ext4", "-q", "-F", "-O", "^metadata_csum", NULL
 };
+
 static const char *const mkfs_btrfs[] = { "mkfs.btrfs", "-q", "-f", NULL };
 static const char *const mkfs_xfs[] = { "mkfs.xfs", "-q", "-f", NULL };
 static const char *const mkfs_vfat[] = { "mkfs.vfat", NULL };
 static const char *const mkfs_exfat[] = { "mkfs.exfat", NULL };
 static const char *const mkfs_ntfs[] = { "mkntfs", "-q", "-F", "-Q", NULL };
 
-/* Mount a scratch filesystem or say why not; decided before any check. */
-#define SCRATCH_MOUNT(s, fstype, mkfs, size, flags, data)		\
-	do {								\
-		enum statx_scratch_rc _rc;				\
-									\
-		if (geteuid() != 0)					\
-			SKIP(return, "making filesystems needs root");	\
-		ASSERT_EQ(0, statx_private_ns());			\
-		_rc = statx_scratch_mount(s, fstype, mkfs, size, flags,	\
-					  data);			\
-		if (_rc == SCRATCH_LACKS)				\
-			SKIP(return, "%s", (s)->why);			\
-		ASSERT_EQ(SCRATCH_MOUNTED, _rc) TH_LOG("%s", (s)->why);	\
-	} while (0)
+/*
+ * Enter a private mount namespace and mount a scratch filesystem there, or
+ * say in @s->why why not: SCRATCH_LACKS for what the machine lacks, which
+ * the caller skips for before it checks anything.
+ */
+static enum statx_scratch_rc scratch(struct statx_scratch *s,
+				     const char *fstype,
+				     const char *const *mkfs, off_t size,
+				     unsigned long flags)
+{
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	if (geteuid() != 0) {
+		snprintf(s->why, sizeof(s->why), "making filesystems needs root");
+		return SCRATCH_LACKS;
+	}
+	ret = statx_private_ns();
+	if (ret) {
+		snprintf(s->why, sizeof(s->why), "private mount namespace: %s",
+			 strerror(-ret));
+		return SCRATCH_BROKEN;
+	}
+	return statx_scratch_mount(s, fstype, mkfs, size, flags, NULL);
+}
 
 static int put_file(const char *path, const char *data, size_t len)
 {
@@ -126,12 +139,16 @@ FIXTURE_VARIANT_ADD(lacks, overlay_on_tmpfs) {
 
 FIXTURE_SETUP(lacks)
 {
+	enum statx_scratch_rc rc;
 	char opts[512];
 	const char *m;
 	int ret;
 
-	SCRATCH_MOUNT(&self->s, variant->fstype, variant->mkfs, variant->size,
-		      variant->flags, NULL);
+	rc = scratch(&self->s, variant->fstype, variant->mkfs, variant->size,
+		     variant->flags);
+	if (rc == SCRATCH_LACKS)
+		SKIP(return, "%s", self->s.why);
+	ASSERT_EQ(SCRATCH_MOUNTED, rc) TH_LOG("%s", self->s.why);
 	m = self->s.mnt;
 	if (variant->overlay) {
 		/* lower, upper and work directories on one tmpfs */
@@ -225,21 +242,6 @@ FIXTURE(keeps) {
 	char dir[96];
 };
 
-/*
- * "monotonic": the cookie only grows; "reflink": FICLONE and
- * FIDEDUPERANGE; "unsupported": the fallocate modes the filesystem
- * refuses (with EOPNOTSUPP).
- */
-FIXTURE_VARIANT(keeps) {
-	const char *fstype;
-	const char *const *mkfs;
-	off_t size;
-	bool monotonic;
-	bool reflink;
-	unsigned int unsupported;
-	enum handle_layout handle;
-};
-
 /* The operations that change the file, and so the cookie. */
 enum op {
 	OP_WRITE, OP_REWRITE, OP_PWRITEV, OP_APPEND, OP_DIRECT, OP_URING,
@@ -262,10 +264,26 @@ static const char *const op_names[OP_NR] = {
 	"removexattr", "set a POSIX ACL",
 };
 
-#define FALLOC_OPS	(1u << OP_ZERO | 1u << OP_COLLAPSE | 1u << OP_INSERT)
+/*
+ * "monotonic": the cookie only grows; "reflink": FICLONE and
+ * FIDEDUPERANGE; "unsupported": the fallocate modes the filesystem
+ * refuses (with EOPNOTSUPP).
+ */
+FIXTURE_VARIANT(keeps) {
+	const char *fstype;
+	const char *const *mkfs;
+	off_t size;
+	bool monotonic;
+	bool reflink;
+	bool unsupported[OP_NR];
+	enum handle_layout handle;
+};
 
 FIXTURE_VARIANT_ADD(keeps, tmpfs) {
-	.fstype = "tmpfs", .monotonic = true, .unsupported = FALLOC_OPS,
+	.fstype = "tmpfs", .monotonic = true,
+	.unsupported = {
+		[OP_ZERO] = true, [OP_COLLAPSE] = true, [OP_INSERT] = true,
+	},
 	.handle = HANDLE_SHMEM,
 };
 
@@ -276,26 +294,31 @@ FIXTURE_VARIANT_ADD(keeps, ext4) {
 
 FIXTURE_VARIANT_ADD(keeps, btrfs) {
 	.fstype = "btrfs", .mkfs = mkfs_btrfs, .size = 256 * MIB,
-	.reflink = true, .unsupported = 1u << OP_COLLAPSE | 1u << OP_INSERT,
+	.reflink = true,
+	.unsupported = { [OP_COLLAPSE] = true, [OP_INSERT] = true },
 	.handle = HANDLE_BTRFS,
 };
 
 FIXTURE_SETUP(keeps)
 {
+	enum statx_scratch_rc rc;
 	char *buf;
 
 	if (!kernel_returns(STATX_CHANGE_COOKIE) && !kernel_returns(STATX_GEN))
 		SKIP(return, "the kernel returns neither STATX_CHANGE_COOKIE nor STATX_GEN");
 	/* strictatime: every read updates the access time */
-	SCRATCH_MOUNT(&self->s, variant->fstype, variant->mkfs, variant->size,
-		      MS_STRICTATIME, NULL);
+	rc = scratch(&self->s, variant->fstype, variant->mkfs, variant->size,
+		     MS_STRICTATIME);
+	if (rc == SCRATCH_LACKS)
+		SKIP(return, "%s", self->s.why);
+	ASSERT_EQ(SCRATCH_MOUNTED, rc) TH_LOG("%s", self->s.why);
 	snprintf(self->dir, sizeof(self->dir), "%s/dir", self->s.mnt);
 	ASSERT_EQ(0, mkdir(self->dir, 0755));
 	snprintf(self->file, sizeof(self->file), "%s/file", self->dir);
 	snprintf(self->other, sizeof(self->other), "%s/other", self->dir);
 	/* 64 KiB, so that every fallocate mode has whole blocks to move */
 	buf = malloc(65536);
-	ASSERT_TRUE(buf != NULL);
+	ASSERT_TRUE(!!buf);
 	memset(buf, 'a', 65536);
 	ASSERT_EQ(0, put_file(self->file, buf, 65536));
 	free(buf);
@@ -527,7 +550,7 @@ static bool refused(const struct _fixture_variant_keeps *v, enum op op,
 		return false;
 	if ((op == OP_CLONE || op == OP_DEDUPE) && !v->reflink)
 		return true;
-	return v->unsupported & (1u << op);
+	return v->unsupported[op];
 }
 
 /*
@@ -720,7 +743,7 @@ TEST_F(keeps, equal_means_unchanged)
 	char *buf;
 
 	buf = malloc(TORN_SIZE);
-	ASSERT_TRUE(buf != NULL);
+	ASSERT_TRUE(!!buf);
 	memset(buf, 0, TORN_SIZE);
 	ASSERT_EQ(0, put_file(self->file, buf, TORN_SIZE));
 	fd = open(self->file, O_RDONLY);
@@ -794,9 +817,14 @@ FIXTURE_VARIANT_ADD(ext4_gen, no_metadata_csum) {
 
 FIXTURE_SETUP(ext4_gen)
 {
+	enum statx_scratch_rc rc;
+
 	if (!kernel_returns(STATX_GEN))
 		SKIP(return, "the kernel does not return STATX_GEN");
-	SCRATCH_MOUNT(&self->s, "ext4", variant->mkfs, 64 * MIB, 0, NULL);
+	rc = scratch(&self->s, "ext4", variant->mkfs, 64 * MIB, 0);
+	if (rc == SCRATCH_LACKS)
+		SKIP(return, "%s", self->s.why);
+	ASSERT_EQ(SCRATCH_MOUNTED, rc) TH_LOG("%s", self->s.why);
 	snprintf(self->file, sizeof(self->file), "%s/file", self->s.mnt);
 	ASSERT_EQ(0, put_file(self->file, "gen\n", 4));
 }

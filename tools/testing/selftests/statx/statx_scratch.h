@@ -143,7 +143,7 @@ statx_scratch_mount(struct statx_scratch *s, const char *fstype,
 			 strerror(errno));
 		return SCRATCH_BROKEN;
 	}
-	strcpy(dev, fstype);
+	snprintf(dev, sizeof(dev), "%s", fstype);
 	if (mkfs) {
 		snprintf(img, sizeof(img), "%s/img", s->dir);
 		fd = open(img, O_CREAT | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
