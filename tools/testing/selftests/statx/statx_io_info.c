@@ -4,23 +4,29 @@
  * not go through statx():
  *
  * - STATX_IO_PARAMS on a file of each filesystem and on the block device
- *   node, against the device's queue attributes in sysfs and the RAID
- *   geometry the harness gave mkfs (harness/images.d/issue6.sh);
- * - STATX_ATTR_KERNEL_FILE on procfs, sysfs, debugfs, tracefs, cgroup2,
- *   configfs and securityfs files (the filesystem magic from statfs(), and
- *   a read that returns another length than stx_size), and not on ext4 or
- *   tmpfs;
+ *   node, against the device's queue attributes in sysfs, the allocation
+ *   unit and RAID geometry the harness gave mkfs (harness/images.d/), the
+ *   st_blocks a punched hole frees, a reflinked copy, and partitions that
+ *   start on and off the device's physical block;
+ * - STATX_ATTR_KERNEL_FILE on every filesystem type the kernel can mount
+ *   without a device: advertised only with the right answer (a file whose
+ *   read length is not its size is generated), and on regular files only;
  * - STATX_ATTR_SPARSE on ntfs3 (the NTFS attribute from its xattr) and its
  *   absence where it is advertised but impossible (FAT, exFAT);
- * - STATX_ATTR_COMPRESSED on squashfs and erofs images made with and
- *   without compression, and not from a flag that only asks for it.
+ * - STATX_ATTR_STORED_COMPRESSED on squashfs, erofs and ntfs3 images made
+ *   on the host with and without compression, and STATX_ATTR_COMPRESSED as
+ *   the unpatched kernel reports it (ext4 and btrfs after chattr +c).
  *
  * A kernel without these features skips, saying why.
  */
 #include <dirent.h>
+#include <sched.h>
+#include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/vfs.h>
 #include <sys/xattr.h>
+#include <linux/falloc.h>
 #include <linux/fs.h>
 #include <linux/magic.h>
 
@@ -36,6 +42,9 @@
 #ifndef STATX_ATTR_SPARSE
 #define STATX_ATTR_SPARSE	0x0000004000000000ULL
 #endif
+#ifndef STATX_ATTR_STORED_COMPRESSED
+#define STATX_ATTR_STORED_COMPRESSED	0x0000008000000000ULL
+#endif
 #ifndef TRACEFS_MAGIC
 #define TRACEFS_MAGIC		0x74726163
 #endif
@@ -46,8 +55,9 @@
 #define SECURITYFS_MAGIC	0x73636673
 #endif
 
-/* NTFS's FILE_ATTRIBUTE_SPARSE_FILE, as ntfs3's system.ntfs_attrib has it */
+/* NTFS's FILE_ATTRIBUTE_*, as ntfs3's system.ntfs_attrib has them */
 #define NTFS_ATTR_SPARSE	0x00000200
+#define NTFS_ATTR_COMPRESSED	0x00000800
 
 /* Does the running kernel fill STATX_IO_PARAMS at all? */
 static bool kernel_has_io_params(void)
@@ -66,16 +76,55 @@ static bool kernel_has_io_params(void)
 }
 
 /*
- * Does the running kernel know the information flags?  The VFS advertises
- * STATX_ATTR_KERNEL_FILE for every file when it does.
+ * Does the running kernel know the information flags?  procfs, whose files
+ * the kernel generates, advertises STATX_ATTR_KERNEL_FILE when it does.
  */
 static bool kernel_has_info_flags(void)
 {
 	struct statx stx;
 
-	if (sys_statx(AT_FDCWD, "/", 0, STATX_BASIC_STATS, &stx))
+	if (sys_statx(AT_FDCWD, "/proc/self/status", 0, STATX_BASIC_STATS,
+		      &stx))
 		return false;
 	return stx.stx_attributes_mask & STATX_ATTR_KERNEL_FILE;
+}
+
+/* Does the running kernel know STATX_ATTR_STORED_COMPRESSED? */
+static bool kernel_has_stored_compressed(void)
+{
+	char line[256];
+	bool found = false;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return false;
+	/* It came with the squashfs ->getattr, which had none before. */
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, " squashfs_getattr\n") ||
+			strstr(line, " squashfs_getattr\t");
+	fclose(f);
+	return found;
+}
+
+/* Least common multiple */
+static unsigned long long lcm(unsigned long long a, unsigned long long b)
+{
+	unsigned long long x = a, y = b;
+
+	while (y) {
+		unsigned long long t = x % y;
+
+		x = y;
+		y = t;
+	}
+	return a / x * b;
+}
+
+/* A private mount namespace, so that the test's mounts stay its own. */
+static bool private_mounts(void)
+{
+	return !unshare(CLONE_NEWNS) &&
+	       !mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
 }
 
 /* The device (vda, ...) mounted at @dir, from /proc/self/mountinfo */
@@ -111,22 +160,23 @@ struct io_expect {
 };
 
 /*
- * What include/uapi/linux/stat.h defines, computed from the device's sysfs
- * queue attributes, the filesystem block size and the RAID geometry mkfs
- * recorded (0 for none).
+ * What include/uapi/linux/stat.h defines, from the device's sysfs queue
+ * attributes, the allocation unit and RAID geometry mkfs was given (0 for
+ * none), and whether the file's extents may be shared.
  */
-static bool io_expected(const char *dev, unsigned int fsblock,
-			unsigned int sunit, unsigned int swidth,
+static bool io_expected(const char *dev, unsigned int alloc,
+			unsigned int sunit, unsigned int swidth, bool shared,
 			struct io_expect *e)
 {
 	long long pbs = queue_attr(dev, "physical_block_size");
 	long long min = queue_attr(dev, "minimum_io_size");
 	long long opt = queue_attr(dev, "optimal_io_size");
 	long long gran = queue_attr(dev, "discard_granularity");
+	long long dmax = queue_attr(dev, "discard_max_bytes");
 
-	if (pbs < 0 || min < 0 || opt < 0 || gran < 0)
+	if (pbs < 0 || min < 0 || opt < 0 || gran < 0 || dmax < 0)
 		return false;
-	e->min = fsblock;
+	e->min = alloc;
 	if (pbs > e->min)
 		e->min = pbs;
 	if (min > e->min)
@@ -134,11 +184,11 @@ static bool io_expected(const char *dev, unsigned int fsblock,
 	if (sunit > e->min)
 		e->min = sunit;
 	e->opt = swidth ? swidth : opt;
-	if (e->opt && e->opt < e->min)
-		e->opt = e->min;
-	e->erase = gran;
-	if (e->erase && e->erase < fsblock)
-		e->erase = fsblock;
+	if (e->opt % e->min)
+		e->opt += e->min - e->opt % e->min;
+	e->erase = 0;
+	if (!shared)
+		e->erase = dmax && gran ? lcm(alloc, gran) : alloc;
 	return true;
 }
 
@@ -173,43 +223,52 @@ FIXTURE(io) {
 FIXTURE_VARIANT(io) {
 	const char *fstype;
 	const char *mnt;
-	unsigned int fsblock;	/* what mkfs was told (issue6.sh) */
+	unsigned int alloc;	/* allocation unit mkfs was told; 0: the */
+				/* cluster size mkfs chose, as statfs says */
 	unsigned int sunit;	/* RAID geometry mkfs recorded, bytes */
 	unsigned int swidth;
+	bool shared;		/* any extent may be shared (snapshots) */
 };
 
 FIXTURE_VARIANT_ADD(io, ext4_io) {
-	.fstype = "ext4", .mnt = STATX_TEST_ROOT "/ext4-io", .fsblock = 4096,
+	.fstype = "ext4", .mnt = STATX_TEST_ROOT "/ext4-io", .alloc = 4096,
 };
 
 FIXTURE_VARIANT_ADD(io, xfs_io) {
-	.fstype = "xfs", .mnt = STATX_TEST_ROOT "/xfs-io", .fsblock = 4096,
+	.fstype = "xfs", .mnt = STATX_TEST_ROOT "/xfs-io", .alloc = 4096,
 };
 
 FIXTURE_VARIANT_ADD(io, btrfs_io) {
-	.fstype = "btrfs", .mnt = STATX_TEST_ROOT "/btrfs-io", .fsblock = 4096,
+	.fstype = "btrfs", .mnt = STATX_TEST_ROOT "/btrfs-io", .alloc = 4096,
+	.shared = true,
 };
 
 FIXTURE_VARIANT_ADD(io, vfat_io) {
-	.fstype = "vfat", .mnt = STATX_TEST_ROOT "/vfat-io", .fsblock = 512,
+	.fstype = "vfat", .mnt = STATX_TEST_ROOT "/vfat-io",
 };
 
 FIXTURE_VARIANT_ADD(io, exfat_io) {
-	.fstype = "exfat", .mnt = STATX_TEST_ROOT "/exfat-io", .fsblock = 512,
+	.fstype = "exfat", .mnt = STATX_TEST_ROOT "/exfat-io",
 };
 
 FIXTURE_VARIANT_ADD(io, ntfs3_io) {
-	.fstype = "ntfs3", .mnt = STATX_TEST_ROOT "/ntfs3-io", .fsblock = 4096,
+	.fstype = "ntfs3", .mnt = STATX_TEST_ROOT "/ntfs3-io", .alloc = 4096,
 };
 
 FIXTURE_VARIANT_ADD(io, ext4_geom) {
-	.fstype = "ext4", .mnt = STATX_TEST_ROOT "/ext4-geom", .fsblock = 4096,
+	.fstype = "ext4", .mnt = STATX_TEST_ROOT "/ext4-geom", .alloc = 4096,
 	.sunit = 8 * 4096, .swidth = 32 * 4096,
 };
 
 FIXTURE_VARIANT_ADD(io, xfs_geom) {
-	.fstype = "xfs", .mnt = STATX_TEST_ROOT "/xfs-geom", .fsblock = 4096,
+	.fstype = "xfs", .mnt = STATX_TEST_ROOT "/xfs-geom", .alloc = 4096,
 	.sunit = 32768, .swidth = 4 * 32768,
+};
+
+/* mkfs.ext4 -O bigalloc -C 65536: 64 KiB clusters of 4 KiB blocks */
+FIXTURE_VARIANT_ADD(io, ext4_bigalloc) {
+	.fstype = "ext4", .mnt = STATX_TEST_ROOT "/ext4-bigalloc",
+	.alloc = 65536,
 };
 
 FIXTURE_SETUP(io)
@@ -229,14 +288,29 @@ FIXTURE_TEARDOWN(io)
 		unlink(self->file);
 }
 
+/* The allocation unit: what mkfs was told, or the cluster it chose. */
+static unsigned int io_alloc_unit(const char *mnt, unsigned int alloc)
+{
+	struct statfs sfs;
+
+	if (alloc)
+		return alloc;
+	/* FAT, exFAT: f_bsize is the cluster size mkfs chose. */
+	if (statfs(mnt, &sfs))
+		return 0;
+	return sfs.f_bsize;
+}
+
 /* A regular file reports exactly the device's and the geometry's sizes. */
 TEST_F(io, file)
 {
+	unsigned int alloc = io_alloc_unit(variant->mnt, variant->alloc);
 	struct io_expect e;
 	struct statx stx;
 
-	ASSERT_TRUE(io_expected(self->dev, variant->fsblock, variant->sunit,
-				variant->swidth, &e));
+	ASSERT_NE(0, alloc);
+	ASSERT_TRUE(io_expected(self->dev, alloc, variant->sunit,
+				variant->swidth, variant->shared, &e));
 	memset(&stx, 0xff, sizeof(stx));
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, self->file, 0,
 			       STATX_BASIC_STATS | STATX_IO_PARAMS, &stx));
@@ -249,9 +323,122 @@ TEST_F(io, file)
 	EXPECT_EQ(e.min, stx.stx_io_min);
 	EXPECT_EQ(e.opt, stx.stx_io_opt);
 	EXPECT_EQ(e.erase, stx.stx_erase_size);
+	/* Never below the allocation unit (64 KiB with bigalloc). */
+	EXPECT_LE(alloc, stx.stx_io_min);
+	if (stx.stx_erase_size)
+		EXPECT_EQ(0, stx.stx_erase_size % alloc);
 	/* The harness gave each of these disks a topology of its own. */
 	EXPECT_NE(512, queue_attr(self->dev, "minimum_io_size"));
 	EXPECT_EQ(0, stx.__spare4[0]);
+}
+
+static long long file_blocks(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : st.st_blocks;
+}
+
+/*
+ * stx_erase_size: punching one aligned unit out of a written file frees
+ * that unit (st_blocks drops by it); punching half a unit does not free a
+ * whole one.
+ */
+TEST_F(io, punch)
+{
+	char probe[PATH_MAX + 8];
+	struct statx stx;
+	long long before, after;
+	unsigned int unit;
+	int fd;
+
+	ASSERT_EQ(0, sys_statx(AT_FDCWD, self->file, 0, STATX_IO_PARAMS, &stx));
+	if (!(stx.stx_mask & STATX_IO_PARAMS)) {
+		ASSERT_FALSE(kernel_has_io_params());
+		SKIP(return, "the kernel does not report STATX_IO_PARAMS");
+	}
+	if (!stx.stx_erase_size)
+		SKIP(return, "%s reports no erase size (shared extents)",
+		     variant->fstype);
+	unit = stx.stx_erase_size;
+	snprintf(probe, sizeof(probe), "%s.probe", self->file);
+	fd = open(probe, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ftruncate(fd, 2 * unit));
+	if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
+		      unit)) {
+		int err = errno;
+
+		close(fd);
+		unlink(probe);
+		if (err == EOPNOTSUPP)
+			SKIP(return, "%s cannot punch holes", variant->fstype);
+		ASSERT_EQ(0, err);
+	}
+	close(fd);
+	unlink(probe);
+
+	ASSERT_EQ(0, write_file(self->file, 4 * (size_t)unit));
+	fd = open(self->file, O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fsync(fd));
+	before = file_blocks(self->file);
+	ASSERT_LE(4LL * unit / 512, before);
+	ASSERT_EQ(0, fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			       unit, unit));
+	ASSERT_EQ(0, fsync(fd));
+	after = file_blocks(self->file);
+	TH_LOG("unit %u: st_blocks %lld -> %lld", unit, before, after);
+	EXPECT_EQ(unit / 512, before - after);
+
+	before = after;
+	ASSERT_EQ(0, fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			       2 * unit, unit / 2));
+	ASSERT_EQ(0, fsync(fd));
+	after = file_blocks(self->file);
+	TH_LOG("half a unit: st_blocks %lld -> %lld", before, after);
+	EXPECT_GT(unit / 512, before - after);
+	close(fd);
+}
+
+/*
+ * A reflinked copy shares its extents: a punched hole frees nothing while
+ * the other file holds them, so no erase size is promised for either.
+ */
+TEST_F(io, reflink)
+{
+	char clone[PATH_MAX + 8];
+	struct statx src, dst;
+	int in, out, err = 0;
+
+	snprintf(clone, sizeof(clone), "%s.clone", self->file);
+	in = open(self->file, O_RDONLY);
+	ASSERT_LE(0, in);
+	out = open(clone, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ASSERT_LE(0, out);
+	if (ioctl(out, FICLONE, in))
+		err = errno;
+	close(in);
+	close(out);
+	if (err) {
+		unlink(clone);
+		if (err == EOPNOTSUPP || err == EINVAL || err == EXDEV ||
+		    err == ENOTTY)
+			SKIP(return, "%s cannot reflink (%s)", variant->fstype,
+			     strerror(err));
+		ASSERT_EQ(0, err);
+	}
+	ASSERT_EQ(0, sys_statx(AT_FDCWD, self->file, 0, STATX_IO_PARAMS, &src));
+	ASSERT_EQ(0, sys_statx(AT_FDCWD, clone, 0, STATX_IO_PARAMS, &dst));
+	unlink(clone);
+	if (!(src.stx_mask & STATX_IO_PARAMS)) {
+		ASSERT_FALSE(kernel_has_io_params());
+		SKIP(return, "the kernel does not report STATX_IO_PARAMS");
+	}
+	ASSERT_TRUE(dst.stx_mask & STATX_IO_PARAMS);
+	EXPECT_EQ(0, src.stx_erase_size);
+	EXPECT_EQ(0, dst.stx_erase_size);
+	EXPECT_NE(0, dst.stx_io_min);
 }
 
 /* The block device node reports the device's own limits. */
@@ -325,6 +512,275 @@ TEST(tmpfs_io)
 }
 
 /*
+ * tmpfs without huge pages: punching a page out of a written file frees
+ * it, and half a page frees nothing.
+ */
+TEST(tmpfs_punch)
+{
+	const char *mnt = STATX_TEST_ROOT "/tmpfs";
+	long page = sysconf(_SC_PAGESIZE);
+	long long before, after;
+	char file[PATH_MAX];
+	struct statx stx;
+	int fd;
+
+	if (!statx_fs_mounted(mnt, "tmpfs"))
+		SKIP(return, "tmpfs is not mounted at %s", mnt);
+	snprintf(file, sizeof(file), "%s/punch.%d", mnt, getpid());
+	ASSERT_EQ(0, write_file(file, 4 * page));
+	ASSERT_EQ(0, sys_statx(AT_FDCWD, file, 0, STATX_IO_PARAMS, &stx));
+	if (!(stx.stx_mask & STATX_IO_PARAMS) || !stx.stx_erase_size) {
+		unlink(file);
+		if (!(stx.stx_mask & STATX_IO_PARAMS))
+			ASSERT_FALSE(kernel_has_io_params());
+		SKIP(return, "no erase size reported (huge pages?)");
+	}
+	ASSERT_EQ(page, stx.stx_erase_size);
+	fd = open(file, O_RDWR);
+	ASSERT_LE(0, fd);
+	before = file_blocks(file);
+	ASSERT_EQ(0, fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			       page, page));
+	after = file_blocks(file);
+	EXPECT_EQ(page / 512, before - after);
+	before = after;
+	ASSERT_EQ(0, fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			       2 * page, page / 2));
+	after = file_blocks(file);
+	EXPECT_EQ(0, before - after);
+	close(fd);
+	unlink(file);
+}
+
+/* The virtio disk whose serial is @serial, as "vdX"; false if none. */
+static bool disk_by_serial(const char *serial, char *dev, size_t len)
+{
+	struct dirent *de;
+	bool found = false;
+	DIR *d = opendir("/sys/block");
+
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		char path[PATH_MAX], buf[64] = "";
+		FILE *f;
+
+		if (strncmp(de->d_name, "vd", 2))
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/serial", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f))
+			buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+		if (!strcmp(buf, serial)) {
+			snprintf(dev, len, "%.60s", de->d_name);
+			found = true;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/* /sys/class/block/@part/@attr as a number; -1 if it cannot be read */
+static long long part_attr(const char *part, const char *attr)
+{
+	char path[PATH_MAX];
+	long long val = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/%s", part, attr);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &val) != 1)
+		val = -1;
+	fclose(f);
+	return val;
+}
+
+FIXTURE(part) {
+	char dir[64];
+	char part[80];
+	bool mounted;
+};
+
+FIXTURE_VARIANT(part) {
+	int num;		/* partition number */
+	long long start;	/* first sector, as the host wrote it */
+};
+
+/* The host's disk "parts": 4 KiB physical blocks, ext4 on both partitions */
+FIXTURE_VARIANT_ADD(part, aligned) {
+	.num = 1, .start = 2048,
+};
+
+FIXTURE_VARIANT_ADD(part, misaligned) {
+	.num = 2, .start = 18433,
+};
+
+FIXTURE_SETUP(part)
+{
+	char dev[64], node[128];
+
+	if (!disk_by_serial("parts", dev, sizeof(dev)))
+		SKIP(return, "no disk with serial \"parts\"");
+	snprintf(self->part, sizeof(self->part), "%s%d", dev, variant->num);
+	ASSERT_EQ(variant->start, part_attr(self->part, "start"));
+	ASSERT_TRUE(private_mounts());
+	snprintf(self->dir, sizeof(self->dir), "/tmp/statx-part.XXXXXX");
+	ASSERT_TRUE(!!mkdtemp(self->dir));
+	snprintf(node, sizeof(node), "/dev/%s", self->part);
+	ASSERT_EQ(0, mount(node, self->dir, "ext4", 0, NULL));
+	self->mounted = true;
+}
+
+FIXTURE_TEARDOWN(part)
+{
+	if (self->mounted)
+		umount(self->dir);
+	if (self->dir[0])
+		rmdir(self->dir);
+}
+
+/*
+ * On a partition that starts off the device's physical block, no I/O size
+ * of the file avoids read-modify-write, and nothing is reported; on one
+ * that starts on it, the device's sizes are.
+ */
+TEST_F(part, io_params)
+{
+	char file[PATH_MAX];
+	long long pbs = queue_attr(self->part, "physical_block_size");
+	struct statx stx;
+	bool aligned;
+
+	/* The partition's own queue directory is its disk's. */
+	if (pbs < 0) {
+		char dev[64];
+
+		ASSERT_TRUE(disk_by_serial("parts", dev, sizeof(dev)));
+		pbs = queue_attr(dev, "physical_block_size");
+	}
+	ASSERT_EQ(4096, pbs);
+	aligned = (variant->start * 512) % pbs == 0;
+	snprintf(file, sizeof(file), "%s/file", self->dir);
+	ASSERT_EQ(0, write_file(file, 8192));
+	memset(&stx, 0xff, sizeof(stx));
+	ASSERT_EQ(0, sys_statx(AT_FDCWD, file, 0,
+			       STATX_BASIC_STATS | STATX_IO_PARAMS, &stx));
+	TH_LOG("%s: start %lld, alignment_offset %lld, mask %x, io_min %u",
+	       self->part, variant->start,
+	       part_attr(self->part, "alignment_offset"), stx.stx_mask,
+	       stx.stx_io_min);
+	if (!kernel_has_io_params()) {
+		ASSERT_EQ(0, stx.stx_mask & STATX_IO_PARAMS);
+		SKIP(return, "the kernel does not report STATX_IO_PARAMS");
+	}
+	if (aligned) {
+		ASSERT_TRUE(stx.stx_mask & STATX_IO_PARAMS);
+		EXPECT_EQ(4096, stx.stx_io_min);
+		EXPECT_EQ(65536, stx.stx_io_opt);
+	} else {
+		EXPECT_EQ(0, stx.stx_mask & STATX_IO_PARAMS);
+		EXPECT_EQ(0, stx.stx_io_min);
+		EXPECT_EQ(0, stx.stx_io_opt);
+		EXPECT_EQ(0, stx.stx_erase_size);
+	}
+}
+
+#ifndef BTRFS_IOC_SYNC
+#define BTRFS_IOC_SYNC		_IO(0x94, 8)
+#endif
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * btrfs: statx(STATX_IO_PARAMS) runs while another process commits
+ * transactions (write, fsync, BTRFS_IOC_SYNC) on a disk whose writes QEMU
+ * throttles to a few per second, so that each commit spends hundreds of
+ * milliseconds writing its superblocks.  ->getattr must not wait for that:
+ * the slowest statx() stays below a tenth of the slowest commit.
+ */
+TEST(btrfs_statx_during_commits)
+{
+	const char *mnt = STATX_TEST_ROOT "/btrfs-slow";
+	long long worst_statx = 0, worst_commit = 0, end;
+	char file[PATH_MAX];
+	int pipefd[2], calls = 0, status;
+	struct statx stx;
+	pid_t pid;
+
+	if (!statx_fs_mounted(mnt, "btrfs"))
+		SKIP(return, "btrfs is not mounted at %s", mnt);
+	snprintf(file, sizeof(file), "%s/commits.%d", mnt, getpid());
+	ASSERT_EQ(0, write_file(file, 4096));
+	ASSERT_EQ(0, sys_statx(AT_FDCWD, file, 0, STATX_IO_PARAMS, &stx));
+	if (!(stx.stx_mask & STATX_IO_PARAMS)) {
+		unlink(file);
+		ASSERT_FALSE(kernel_has_io_params());
+		SKIP(return, "the kernel does not report STATX_IO_PARAMS");
+	}
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		long long t, worst = 0;
+		int i, fd = open(file, O_WRONLY);
+
+		close(pipefd[0]);
+		for (i = 0; fd >= 0 && i < 6; i++) {
+			t = now_ns();
+			if (pwrite(fd, "commit", 6, i * 4096) != 6 || fsync(fd) ||
+			    ioctl(fd, BTRFS_IOC_SYNC, 0))
+				_exit(1);
+			t = now_ns() - t;
+			if (t > worst)
+				worst = t;
+		}
+		if (write(pipefd[1], &worst, sizeof(worst)) != sizeof(worst))
+			_exit(1);
+		_exit(fd < 0);
+	}
+	close(pipefd[1]);
+	end = now_ns() + 60 * 1000000000LL;
+	for (;;) {
+		long long t = now_ns();
+
+		if (waitpid(pid, &status, WNOHANG) == pid || t > end)
+			break;
+		ASSERT_EQ(0, sys_statx(AT_FDCWD, file, 0, STATX_IO_PARAMS,
+				       &stx));
+		ASSERT_TRUE(stx.stx_mask & STATX_IO_PARAMS);
+		t = now_ns() - t;
+		if (t > worst_statx)
+			worst_statx = t;
+		calls++;
+	}
+	ASSERT_EQ(sizeof(worst_commit),
+		  read(pipefd[0], &worst_commit, sizeof(worst_commit)));
+	close(pipefd[0]);
+	unlink(file);
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	TH_LOG("%d statx() calls, slowest %lld us; slowest commit %lld us",
+	       calls, worst_statx / 1000, worst_commit / 1000);
+	/*
+	 * The throttled disk makes each commit take this long; a statx() that
+	 * waits for the superblock writes of one takes a good part of it.
+	 */
+	ASSERT_LT(400000000LL, worst_commit);
+	EXPECT_GT(worst_commit / 10, worst_statx);
+}
+
+/*
  * The first readable regular file under @dir (at most three levels down)
  * on the filesystem with statfs() magic @magic: debugfs holds the tracefs
  * automount, for one.
@@ -371,6 +827,7 @@ FIXTURE_VARIANT(kfile) {
 	long magic;		/* statfs() f_type of the filesystem */
 	bool kernel_file;	/* is the flag expected? */
 	bool sized_unlike_read;	/* stx_size never equals the read length */
+	bool dir_only;		/* @file is a directory of a generated fs */
 };
 
 FIXTURE_VARIANT_ADD(kfile, proc_status) {
@@ -378,8 +835,9 @@ FIXTURE_VARIANT_ADD(kfile, proc_status) {
 	.kernel_file = true, .sized_unlike_read = true,
 };
 
+/* Defined for regular files only: a directory never has it. */
 FIXTURE_VARIANT_ADD(kfile, proc_dir) {
-	.file = "/proc/self", .magic = PROC_SUPER_MAGIC, .kernel_file = true,
+	.file = "/proc/sys", .magic = PROC_SUPER_MAGIC, .dir_only = true,
 };
 
 FIXTURE_VARIANT_ADD(kfile, sysfs_attr) {
@@ -424,6 +882,13 @@ FIXTURE_SETUP(kfile)
 {
 	struct statfs sfs;
 
+	if (variant->dir_only) {
+		snprintf(self->path, sizeof(self->path), "%s", variant->file);
+		if (statfs(self->path, &sfs) || sfs.f_type != variant->magic)
+			SKIP(return, "%s is not on the expected filesystem",
+			     variant->file);
+		return;
+	}
 	if (!variant->kernel_file) {
 		char dir[PATH_MAX];
 
@@ -437,8 +902,9 @@ FIXTURE_SETUP(kfile)
 		return;
 	}
 	/*
-	 * The flag belongs to the filesystem: where it holds no file (configfs
-	 * without subsystems), its root directory must carry it.
+	 * The answer belongs to the filesystem: where it holds no regular file
+	 * (configfs without subsystems), its root directory must answer, "no"
+	 * as for every directory.
 	 */
 	if (variant->file)
 		snprintf(self->path, sizeof(self->path), "%s", variant->file);
@@ -452,7 +918,7 @@ FIXTURE_SETUP(kfile)
 
 FIXTURE_TEARDOWN(kfile)
 {
-	if (!variant->kernel_file && self->path[0])
+	if (!variant->kernel_file && !variant->dir_only && self->path[0])
 		unlink(self->path);
 }
 
@@ -460,13 +926,15 @@ TEST_F(kfile, flag)
 {
 	struct statx stx;
 
+	if (!kernel_has_info_flags())
+		SKIP(return, "the kernel does not report STATX_ATTR_KERNEL_FILE");
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, self->path, 0, STATX_BASIC_STATS,
 			       &stx));
-	if (!(stx.stx_attributes_mask & STATX_ATTR_KERNEL_FILE))
-		SKIP(return, "the kernel does not report STATX_ATTR_KERNEL_FILE");
 	TH_LOG("%s: size %llu", self->path,
 	       (unsigned long long)stx.stx_size);
-	EXPECT_EQ(variant->kernel_file,
+	/* Every filesystem type here has been audited: the mask is set. */
+	ASSERT_TRUE(stx.stx_attributes_mask & STATX_ATTR_KERNEL_FILE);
+	EXPECT_EQ(variant->kernel_file && S_ISREG(stx.stx_mode),
 		  !!(stx.stx_attributes & STATX_ATTR_KERNEL_FILE));
 
 	if (variant->sized_unlike_read) {
@@ -481,6 +949,240 @@ TEST_F(kfile, flag)
 		ASSERT_LT(0, total);
 		EXPECT_NE(stx.stx_size, total);
 	}
+}
+
+/*
+ * The filesystem types whose regular files the kernel generates, as this
+ * test knows them (not from the kernel's own list): each must answer "yes"
+ * if it answers at all.
+ */
+static const char *const generated_types[] = {
+	"proc", "sysfs", "cgroup", "cgroup2", "cpuset", "debugfs", "tracefs",
+	"configfs", "securityfs", "selinuxfs", "smackfs", "bpf", "nfsd",
+	"mqueue", "binfmt_misc", "fusectl", "rpc_pipefs", "resctrl",
+};
+
+static bool is_generated_type(const char *type)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(generated_types); i++)
+		if (!strcmp(type, generated_types[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Read at most @max bytes of @path without blocking; the number read, or
+ * -1 if it cannot be read.
+ */
+static long long read_length(const char *path, long long max)
+{
+	char buf[4096];
+	long long total = 0;
+	ssize_t n = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+
+	if (fd < 0)
+		return -1;
+	while (total <= max && (n = read(fd, buf, sizeof(buf))) > 0)
+		total += n;
+	if (n < 0 && total == 0)
+		total = -1;
+	close(fd);
+	return total;
+}
+
+struct kfile_walk {
+	struct __test_metadata *md;
+	const char *type;
+	bool generated;
+	int files, dirs, advertised;
+};
+
+/* Check the answer for one file of a filesystem of type @w->type. */
+static void kfile_check(struct kfile_walk *w, const char *path)
+{
+	struct __test_metadata *_metadata = w->md;
+	struct statx stx;
+
+	if (sys_statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS,
+		      &stx))
+		return;
+	if (!(stx.stx_attributes_mask & STATX_ATTR_KERNEL_FILE))
+		return;
+	w->advertised++;
+	if (!S_ISREG(stx.stx_mode)) {
+		w->dirs++;
+		/* Defined for regular files only */
+		EXPECT_EQ(0, stx.stx_attributes & STATX_ATTR_KERNEL_FILE)
+			TH_LOG("%s (%s) is not a regular file", path, w->type);
+		return;
+	}
+	w->files++;
+	if (w->generated) {
+		EXPECT_TRUE(stx.stx_attributes & STATX_ATTR_KERNEL_FILE)
+			TH_LOG("%s: %s generates its files", path, w->type);
+	} else if (!(stx.stx_attributes & STATX_ATTR_KERNEL_FILE)) {
+		/* "Stored": a read returns exactly stx_size bytes. */
+		long long n = read_length(path, stx.stx_size);
+
+		if (n >= 0)
+			EXPECT_EQ((long long)stx.stx_size, n)
+				TH_LOG("%s (%s) answers \"not generated\"",
+				       path, w->type);
+	}
+}
+
+static void kfile_walk(struct kfile_walk *w, const char *dir, int depth)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d)) && w->files < 40) {
+		char path[PATH_MAX];
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (lstat(path, &st))
+			continue;
+		kfile_check(w, path);
+		if (S_ISDIR(st.st_mode) && depth > 0)
+			kfile_walk(w, path, depth - 1);
+	}
+	closedir(d);
+}
+
+static void on_alarm(int sig)
+{
+}
+
+static bool dir_empty(const char *dir)
+{
+	struct dirent *de;
+	bool empty = true;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return false;
+	while (empty && (de = readdir(d)))
+		empty = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
+	closedir(d);
+	return empty;
+}
+
+/*
+ * Every filesystem type the kernel mounts without a device, mounted here
+ * in a private namespace: a type either leaves STATX_ATTR_KERNEL_FILE out
+ * of stx_attributes_mask, or answers it right for its files.
+ */
+TEST(kernel_file_every_type)
+{
+	char line[256], dir[] = "/tmp/statx-kfile.XXXXXX";
+	struct sigaction act = { .sa_handler = on_alarm };
+	int mounted = 0, answering = 0;
+	FILE *f;
+
+	if (!kernel_has_info_flags())
+		SKIP(return, "the kernel does not report STATX_ATTR_KERNEL_FILE");
+	ASSERT_TRUE(private_mounts());
+	ASSERT_TRUE(!!mkdtemp(dir));
+	/* A pipe-like file must not hang the test: interrupt its read. */
+	ASSERT_EQ(0, sigaction(SIGALRM, &act, NULL));
+	f = fopen("/proc/filesystems", "r");
+	ASSERT_TRUE(!!f);
+	while (fgets(line, sizeof(line), f)) {
+		struct kfile_walk w = { .md = _metadata };
+		char type[64], probe[PATH_MAX];
+		int fd;
+
+		if (sscanf(line, "nodev %63s", type) != 1)
+			continue;
+		if (mount("none", dir, type, 0, NULL)) {
+			TH_LOG("%s: not mountable here (%s)", type,
+			       strerror(errno));
+			continue;
+		}
+		mounted++;
+		w.type = type;
+		w.generated = is_generated_type(type);
+		/*
+		 * A new, empty instance that stores data gets a file of its
+		 * own; one that shows existing contents (devtmpfs) does not.
+		 */
+		snprintf(probe, sizeof(probe), "%s/statx-probe", dir);
+		fd = dir_empty(dir) ?
+		     open(probe, O_WRONLY | O_CREAT | O_EXCL, 0644) : -1;
+		if (fd >= 0) {
+			if (write(fd, "stored\n", 7) != 7)
+				TH_LOG("%s: short write", type);
+			close(fd);
+		}
+		kfile_check(&w, dir);
+		alarm(20);
+		kfile_walk(&w, dir, 3);
+		alarm(0);
+		TH_LOG("%s: %s, %d regular files and %d others answered",
+		       type, w.advertised ? "audited" : "not audited",
+		       w.files, w.dirs);
+		if (w.advertised)
+			answering++;
+		if (fd >= 0)
+			unlink(probe);
+		umount2(dir, MNT_DETACH);
+	}
+	fclose(f);
+	rmdir(dir);
+	EXPECT_LT(0, mounted);
+	EXPECT_LT(0, answering);
+}
+
+/*
+ * The disk filesystems the harness mounts store their files' data: they
+ * answer "not generated", and a read returns stx_size bytes.
+ */
+TEST(kernel_file_disk_types)
+{
+	static const char *const names[] = {
+		"ext4", "xfs", "btrfs", "vfat", "msdos", "exfat", "ntfs3",
+		"squashfs", "erofs",
+	};
+	unsigned int i, checked = 0;
+
+	if (!kernel_has_info_flags())
+		SKIP(return, "the kernel does not report STATX_ATTR_KERNEL_FILE");
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		char mnt[64], file[128];
+		struct statx stx;
+		const char *leaf = "sample.txt";
+
+		snprintf(mnt, sizeof(mnt), STATX_TEST_ROOT "/%s", names[i]);
+		if (!statx_fs_mounted(mnt, names[i]))
+			continue;
+		if (!strcmp(names[i], "msdos"))
+			leaf = "SAMPLE.TXT";
+		snprintf(file, sizeof(file), "%s/%s", mnt, leaf);
+		if (access(file, R_OK)) {
+			snprintf(file, sizeof(file), "%s/kfile.%d", mnt, getpid());
+			if (write_file(file, 123))
+				continue;
+		}
+		ASSERT_EQ(0, sys_statx(AT_FDCWD, file, 0, STATX_BASIC_STATS,
+				       &stx));
+		EXPECT_TRUE(stx.stx_attributes_mask & STATX_ATTR_KERNEL_FILE)
+			TH_LOG("%s does not answer", names[i]);
+		EXPECT_EQ(0, stx.stx_attributes & STATX_ATTR_KERNEL_FILE);
+		EXPECT_EQ((long long)stx.stx_size,
+			  read_length(file, stx.stx_size));
+		if (strstr(file, "/kfile."))
+			unlink(file);
+		checked++;
+	}
+	EXPECT_LT(0, checked);
 }
 
 /*
@@ -622,8 +1324,11 @@ TEST_F(sparse, flag)
 }
 
 /*
- * Compressed: the images the harness made with compression report it on a
- * file; the same file in an image made without does not.
+ * Stored compressed: the images the harness made with compression report
+ * it on a file whose data compressed, not on one of random data (which
+ * mksquashfs and mkfs.erofs keep plain), and an image made without
+ * compression on neither.  STATX_ATTR_COMPRESSED stays as the unpatched
+ * kernel reports it: erofs from the layout, squashfs not at all.
  */
 FIXTURE(compressed) {
 };
@@ -662,31 +1367,122 @@ FIXTURE_TEARDOWN(compressed)
 {
 }
 
+/* STATX_ATTR_COMPRESSED as in 6.12: erofs's layout, squashfs none */
+TEST_F(compressed, as_before)
+{
+	char path[PATH_MAX];
+	struct statx stx;
+	bool erofs = !strcmp(variant->fstype, "erofs");
+
+	snprintf(path, sizeof(path), "%s/text.txt", variant->mnt);
+	ASSERT_EQ(0, sys_statx(AT_FDCWD, path, 0, STATX_BASIC_STATS, &stx));
+	EXPECT_EQ(erofs, !!(stx.stx_attributes_mask & STATX_ATTR_COMPRESSED));
+	EXPECT_EQ(erofs && variant->compressed,
+		  !!(stx.stx_attributes & STATX_ATTR_COMPRESSED));
+}
+
 TEST_F(compressed, image_file)
 {
 	char path[PATH_MAX];
 	struct statx stx;
+	bool erofs = !strcmp(variant->fstype, "erofs");
 
 	snprintf(path, sizeof(path), "%s/text.txt", variant->mnt);
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, path, 0, STATX_BASIC_STATS, &stx));
-	if (!(stx.stx_attributes_mask & STATX_ATTR_COMPRESSED)) {
-		ASSERT_FALSE(kernel_has_info_flags());
-		SKIP(return, "%s does not report STATX_ATTR_COMPRESSED",
+	if (!(stx.stx_attributes_mask & STATX_ATTR_STORED_COMPRESSED)) {
+		ASSERT_FALSE(kernel_has_stored_compressed());
+		SKIP(return, "%s does not report STATX_ATTR_STORED_COMPRESSED",
 		     variant->fstype);
 	}
 	EXPECT_EQ(variant->compressed,
-		  !!(stx.stx_attributes & STATX_ATTR_COMPRESSED));
+		  !!(stx.stx_attributes & STATX_ATTR_STORED_COMPRESSED));
 	/* erofs counts the compressed blocks: far fewer than the size. */
-	if (!strcmp(variant->fstype, "erofs") && variant->compressed)
+	if (erofs && variant->compressed)
 		EXPECT_GT(stx.stx_size / 2, stx.stx_blocks * 512);
 }
 
+/* Random data does not shrink: both tools keep it plain. */
+TEST_F(compressed, random_file)
+{
+	char path[PATH_MAX];
+	struct statx stx;
+
+	snprintf(path, sizeof(path), "%s/random.bin", variant->mnt);
+	ASSERT_EQ(0, sys_statx(AT_FDCWD, path, 0, STATX_BASIC_STATS, &stx));
+	if (!(stx.stx_attributes_mask & STATX_ATTR_STORED_COMPRESSED)) {
+		ASSERT_FALSE(kernel_has_stored_compressed());
+		SKIP(return, "%s does not report STATX_ATTR_STORED_COMPRESSED",
+		     variant->fstype);
+	}
+	EXPECT_EQ(0, stx.stx_attributes & STATX_ATTR_STORED_COMPRESSED);
+}
+
+/* Directories and symlinks are not described. */
+TEST_F(compressed, directory)
+{
+	struct statx stx;
+
+	ASSERT_EQ(0, sys_statx(AT_FDCWD, variant->mnt, 0, STATX_BASIC_STATS,
+			       &stx));
+	EXPECT_EQ(0, stx.stx_attributes_mask & STATX_ATTR_STORED_COMPRESSED);
+	EXPECT_EQ(0, stx.stx_attributes & STATX_ATTR_STORED_COMPRESSED);
+}
+
+/* Is @path's NTFS compressed attribute set, as system.ntfs_attrib says? */
+static int ntfs_compressed(const char *path)
+{
+	__u32 fa;
+
+	if (getxattr(path, "system.ntfs_attrib", &fa, sizeof(fa)) != sizeof(fa))
+		return -1;
+	return !!(fa & NTFS_ATTR_COMPRESSED);
+}
+
 /*
- * FS_COMPR_FL only asks for compression: ext4 stores it but never
- * compresses, btrfs compresses future writes that shrink.  Neither makes
- * the data stored compressed, so neither sets STATX_ATTR_COMPRESSED, and
- * btrfs, which cannot tell without walking the extents, does not advertise
- * it.
+ * ntfs3: text.txt was copied by ntfscp onto a volume made with mkntfs -C,
+ * which stores it compressed; a file written in the guest on a plain
+ * volume is not.
+ */
+TEST(ntfs3_stored_compressed)
+{
+	const char *cmnt = STATX_TEST_ROOT "/ntfs3-c";
+	const char *pmnt = STATX_TEST_ROOT "/ntfs3";
+	char cfile[PATH_MAX], pfile[PATH_MAX];
+	struct statx c, p;
+
+	if (!statx_fs_mounted(cmnt, "ntfs3") || !statx_fs_mounted(pmnt, "ntfs3"))
+		SKIP(return, "ntfs3 is not mounted at %s and %s", cmnt, pmnt);
+	snprintf(cfile, sizeof(cfile), "%s/text.txt", cmnt);
+	snprintf(pfile, sizeof(pfile), "%s/plain.%d", pmnt, getpid());
+	ASSERT_EQ(0, write_file(pfile, 65536));
+	ASSERT_EQ(0, sys_statx(AT_FDCWD, cfile, 0, STATX_BASIC_STATS, &c));
+	ASSERT_EQ(0, sys_statx(AT_FDCWD, pfile, 0, STATX_BASIC_STATS, &p));
+	unlink(pfile);
+	/* The host's image, as ntfs3's own xattr reads it */
+	ASSERT_EQ(1, ntfs_compressed(cfile));
+	if (!(c.stx_attributes_mask & STATX_ATTR_STORED_COMPRESSED)) {
+		ASSERT_FALSE(kernel_has_stored_compressed());
+		/* STATX_ATTR_COMPRESSED as in 6.12 */
+		ASSERT_TRUE(c.stx_attributes & STATX_ATTR_COMPRESSED);
+		ASSERT_EQ(0, p.stx_attributes & STATX_ATTR_COMPRESSED);
+		SKIP(return, "ntfs3 does not report STATX_ATTR_STORED_COMPRESSED");
+	}
+	/* STATX_ATTR_COMPRESSED as in 6.12 */
+	EXPECT_TRUE(c.stx_attributes & STATX_ATTR_COMPRESSED);
+	EXPECT_EQ(0, p.stx_attributes & STATX_ATTR_COMPRESSED);
+	EXPECT_TRUE(c.stx_attributes & STATX_ATTR_STORED_COMPRESSED);
+	ASSERT_TRUE(p.stx_attributes_mask & STATX_ATTR_STORED_COMPRESSED);
+	EXPECT_EQ(0, p.stx_attributes & STATX_ATTR_STORED_COMPRESSED);
+	/* The host stored it in fewer clusters than its size needs. */
+	EXPECT_GT(c.stx_size, c.stx_blocks * 512);
+}
+
+/*
+ * FS_COMPR_FL (chattr +c) on ext4 and btrfs: STATX_ATTR_COMPRESSED is set
+ * and advertised, as it has been since statx() came (the unpatched kernel,
+ * make check-base, gives the same answer).  Neither filesystem can tell
+ * whether data is stored compressed, so neither advertises
+ * STATX_ATTR_STORED_COMPRESSED.
  */
 FIXTURE(compr_flag) {
 	char file[PATH_MAX];
@@ -695,11 +1491,10 @@ FIXTURE(compr_flag) {
 FIXTURE_VARIANT(compr_flag) {
 	const char *fstype;
 	const char *mnt;
-	bool advertised;
 };
 
 FIXTURE_VARIANT_ADD(compr_flag, ext4) {
-	.fstype = "ext4", .mnt = STATX_TEST_ROOT "/ext4", .advertised = true,
+	.fstype = "ext4", .mnt = STATX_TEST_ROOT "/ext4",
 };
 
 FIXTURE_VARIANT_ADD(compr_flag, btrfs) {
@@ -721,13 +1516,11 @@ FIXTURE_TEARDOWN(compr_flag)
 	unlink(self->file);
 }
 
-TEST_F(compr_flag, policy_only)
+TEST_F(compr_flag, as_before)
 {
 	struct statx stx;
 	int fd, flags;
 
-	if (!kernel_has_info_flags())
-		SKIP(return, "the kernel predates the one meaning of COMPRESSED");
 	fd = open(self->file, O_RDONLY);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ioctl(fd, FS_IOC_GETFLAGS, &flags));
@@ -740,9 +1533,10 @@ TEST_F(compr_flag, policy_only)
 
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, self->file, 0, STATX_BASIC_STATS,
 			       &stx));
-	EXPECT_EQ(0, stx.stx_attributes & STATX_ATTR_COMPRESSED);
-	EXPECT_EQ(variant->advertised,
-		  !!(stx.stx_attributes_mask & STATX_ATTR_COMPRESSED));
+	EXPECT_TRUE(stx.stx_attributes_mask & STATX_ATTR_COMPRESSED);
+	EXPECT_TRUE(stx.stx_attributes & STATX_ATTR_COMPRESSED);
+	EXPECT_EQ(0, stx.stx_attributes_mask & STATX_ATTR_STORED_COMPRESSED);
+	EXPECT_EQ(0, stx.stx_attributes & STATX_ATTR_STORED_COMPRESSED);
 }
 
 TEST_HARNESS_MAIN
