@@ -13,8 +13,17 @@ mkdir -p "$logs"
 args=()
 i=0
 while read -r file serial props; do
-	args+=(-drive "file=$file,format=raw,if=none,id=d$i"
-	       -device "virtio-blk-pci,drive=d$i,serial=$serial${props:+,$props}")
+	# "drive.X=Y" properties are options of -drive (throttling, ...), the
+	# others of the virtio-blk device.
+	dprops= vprops=
+	for p in ${props//,/ }; do
+		case "$p" in
+		drive.*) dprops+=",${p#drive.}" ;;
+		*) vprops+=",$p" ;;
+		esac
+	done
+	args+=(-drive "file=$file,format=raw,if=none,id=d$i$dprops"
+	       -device "virtio-blk-pci,drive=d$i,serial=$serial$vprops")
 	i=$((i + 1))
 done < "$logs/disks/disks"
 

@@ -58,6 +58,11 @@ cp "$dir/stage/sample.txt" "$dir/stage-c/sample.txt"
 for i in $(seq 1 8192); do
 	echo "line $i of a text that compresses well, written on the host"
 done > "$dir/stage-c/text.txt"
+# Two squashfs blocks (128 KiB each) of data that does not compress, the
+# same on every run: mksquashfs and mkfs.erofs store it plain.
+python3 -c 'import random, sys
+random.seed(12)
+sys.stdout.buffer.write(random.randbytes(262144))' > "$dir/stage-c/random.bin"
 
 mksquashfs "$dir/stage-c" "$dir/squashfs.img" -quiet -noappend -comp gzip \
 	>/dev/null
