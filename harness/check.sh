@@ -115,3 +115,10 @@ if [ "$which" = series ] && [ "${SANITIZERS:-1}" = 1 ]; then
 	fi
 fi
 column -t "$summary" >&2 || cat "$summary" >&2
+# What failed, by name, last: CI keeps only the end of the output.
+awk -v res="$res" '$3 > 0 { print "failed: " $1 " (log: " res "/" $1 ".log)" }' "$summary" >&2
+for f in "$res"/*/*.failed; do
+	if [ -s "$f" ]; then
+		sed 's/^/failed: /' "$f" >&2
+	fi
+done

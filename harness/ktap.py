@@ -48,6 +48,22 @@ with redirect_stdout(buf):
     test = kunit_parser.parse_run_tests(l + "\n" for l in lines)
 with open(path + ".parsed", "w") as f:
     f.write(buf.getvalue())
+
+
+def failures(t, prefix):
+    """The failed leaves under t, as "program.case" paths."""
+    name = prefix + "." + t.name if prefix and t.name else prefix or t.name
+    bad = (kunit_parser.TestStatus.FAILURE, kunit_parser.TestStatus.TEST_CRASHED)
+    if not t.subtests:
+        return [name] if t.status in bad else []
+    found = [f for s in t.subtests for f in failures(s, name)]
+    return found or ([name + " (no failed case named)"] if t.status in bad else [])
+
+
+# The names of what failed, for the end of make check's output.
+with open(path + ".failed", "w") as f:
+    for n in failures(test, name):
+        f.write(n + "\n")
 c = test.counts
 failed = c.failed + c.crashed + c.errors
 if test.status == kunit_parser.TestStatus.FAILURE_TO_PARSE_TESTS:
