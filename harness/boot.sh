@@ -32,7 +32,7 @@ rc=0
 t0=$(date +%s)
 say "boot $(basename "$(dirname "$(dirname "$(dirname "$kernel")")")") kernel, mode $mode (timeout ${tmo}s)"
 timeout --foreground -k 10 "$tmo" qemu-system-x86_64 \
-	-machine pc -cpu max -smp ${QEMU_SMP:-2} -m ${QEMU_MEM:-1G} \
+	-machine pc -cpu ${QEMU_CPU:-max} -smp ${QEMU_SMP:-2} -m ${QEMU_MEM:-1G} \
 	${QEMU_EXTRA:-} \
 	-display none -monitor none -no-reboot \
 	-serial "file:$logs/console.log" -serial "file:$logs/results.log" \

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# Sourced by images.sh after issue6.sh: more disks for statx_io_info.c,
-# whose expected values come from the geometry given here.
+# Sourced by images.sh: more disks for statx_io_info.c, whose expected
+# values come from the geometry given here.  Nothing here depends on the
+# other hooks (they are sourced in name order).
 #
 # ext4-bigalloc: ext4 allocating in 64 KiB clusters on a 4 KiB disk that
 # discards in 4 KiB units; the allocation unit must show in stx_io_min and
@@ -33,7 +34,10 @@ disk parts "physical_block_size=4096,min_io_size=4096,opt_io_size=65536,discard_
 img ntfs3-c 32M
 mkntfs -q -F -f -C -L statxc "$dir/ntfs3-c.img" >/dev/null 2>&1 ||
 	die "mkntfs failed"
-ntfscp -q "$dir/ntfs3-c.img" "$dir/stage-c/text.txt" text.txt ||
+for i in $(seq 1 8192); do
+	echo "line $i of a text that compresses well, written on the host"
+done > "$dir/ntfs3-c.txt"
+ntfscp -q "$dir/ntfs3-c.img" "$dir/ntfs3-c.txt" text.txt ||
 	die "ntfscp failed"
 disk ntfs3-c
 
