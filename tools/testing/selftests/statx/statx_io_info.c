@@ -138,14 +138,14 @@ static bool mount_device(const char *dir, char *dev, size_t len)
 	return true;
 }
 
-/* /sys/block/@dev/queue/@attr as a number; -1 if it cannot be read */
-static long long queue_attr(const char *dev, const char *attr)
+/* /sys/class/block/@dev/@attr as a number; -1 if it cannot be read */
+static long long block_attr(const char *dev, const char *attr)
 {
 	char path[PATH_MAX];
 	long long val = -1;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/sys/block/%s/queue/%s", dev, attr);
+	snprintf(path, sizeof(path), "/sys/class/block/%s/%s", dev, attr);
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
@@ -153,6 +153,15 @@ static long long queue_attr(const char *dev, const char *attr)
 		val = -1;
 	fclose(f);
 	return val;
+}
+
+/* The queue limit @attr of the whole disk @dev; -1 for a partition */
+static long long queue_attr(const char *dev, const char *attr)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "queue/%s", attr);
+	return block_attr(dev, name);
 }
 
 struct io_expect {
@@ -583,23 +592,6 @@ static bool disk_by_serial(const char *serial, char *dev, size_t len)
 	return found;
 }
 
-/* /sys/class/block/@part/@attr as a number; -1 if it cannot be read */
-static long long part_attr(const char *part, const char *attr)
-{
-	char path[PATH_MAX];
-	long long val = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/class/block/%s/%s", part, attr);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%lld", &val) != 1)
-		val = -1;
-	fclose(f);
-	return val;
-}
-
 FIXTURE(part) {
 	char dir[64];
 	char part[80];
@@ -627,7 +619,7 @@ FIXTURE_SETUP(part)
 	if (!disk_by_serial("parts", dev, sizeof(dev)))
 		SKIP(return, "no disk with serial \"parts\"");
 	snprintf(self->part, sizeof(self->part), "%s%d", dev, variant->num);
-	ASSERT_EQ(variant->start, part_attr(self->part, "start"));
+	ASSERT_EQ(variant->start, block_attr(self->part, "start"));
 	ASSERT_TRUE(private_mounts());
 	snprintf(self->dir, sizeof(self->dir), "/tmp/statx-part.XXXXXX");
 	ASSERT_TRUE(!!mkdtemp(self->dir));
@@ -672,7 +664,7 @@ TEST_F(part, io_params)
 			       STATX_BASIC_STATS | STATX_IO_PARAMS, &stx));
 	TH_LOG("%s: start %lld, alignment_offset %lld, mask %x, io_min %u",
 	       self->part, variant->start,
-	       part_attr(self->part, "alignment_offset"), stx.stx_mask,
+	       block_attr(self->part, "alignment_offset"), stx.stx_mask,
 	       stx.stx_io_min);
 	if (!kernel_has_io_params()) {
 		ASSERT_EQ(0, stx.stx_mask & STATX_IO_PARAMS);
