@@ -59,20 +59,27 @@
 #define NTFS_ATTR_SPARSE	0x00000200
 #define NTFS_ATTR_COMPRESSED	0x00000800
 
-/* Does the running kernel fill STATX_IO_PARAMS at all? */
-static bool kernel_has_io_params(void)
+/* Does /proc/kallsyms list @name (a symbol of the running kernel)? */
+static bool kernel_has_symbol(const char *name)
 {
-	char line[256];
+	char line[256], eol[128], mod[128];
 	bool found = false;
 	FILE *f = fopen("/proc/kallsyms", "r");
 
 	if (!f)
 		return false;
+	snprintf(eol, sizeof(eol), " %s\n", name);
+	snprintf(mod, sizeof(mod), " %s\t", name);
 	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, " generic_fill_statx_io_params\n") ||
-			strstr(line, " generic_fill_statx_io_params\t");
+		found = strstr(line, eol) || strstr(line, mod);
 	fclose(f);
 	return found;
+}
+
+/* Does the running kernel fill STATX_IO_PARAMS at all? */
+static bool kernel_has_io_params(void)
+{
+	return kernel_has_symbol("generic_fill_statx_io_params");
 }
 
 /*
@@ -89,21 +96,13 @@ static bool kernel_has_info_flags(void)
 	return stx.stx_attributes_mask & STATX_ATTR_KERNEL_FILE;
 }
 
-/* Does the running kernel know STATX_ATTR_STORED_COMPRESSED? */
+/*
+ * Does the running kernel know STATX_ATTR_STORED_COMPRESSED?  It came with
+ * the squashfs ->getattr, which had none before.
+ */
 static bool kernel_has_stored_compressed(void)
 {
-	char line[256];
-	bool found = false;
-	FILE *f = fopen("/proc/kallsyms", "r");
-
-	if (!f)
-		return false;
-	/* It came with the squashfs ->getattr, which had none before. */
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, " squashfs_getattr\n") ||
-			strstr(line, " squashfs_getattr\t");
-	fclose(f);
-	return found;
+	return kernel_has_symbol("squashfs_getattr");
 }
 
 /* Least common multiple */
