@@ -101,6 +101,11 @@ guest() {
 		| sed '1d;$d' > "$g/selftests.tap"
 	python3 "$HARNESS/ktap.py" --kselftest "$TREE" "$name-selftests" "$g/selftests.tap" >> "$summary"
 	cat "$g/selftests.tap.parsed" >&2
+	# Every skip is one harness/expected-skips lists, for its reason.
+	if [ "$name" != base ]; then
+		check "$name-skips" "$HARNESS/skips.py" "$HARNESS/expected-skips" \
+			"$name" "$g/selftests.tap.skipped" || true
+	fi
 	python3 "$HARNESS/ktap.py" "$TREE" "$name-kunit" "$g/console.log" >> "$summary"
 	cat "$g/console.log.parsed" >&2
 }

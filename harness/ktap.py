@@ -42,6 +42,24 @@ if kselftest:
         out.append(l)
     lines = out
 
+# The skipped leaves, as "program.case<TAB>reason", for the expected-skip
+# check (harness/skips.py).  A program skipped as a whole is "program".
+if kselftest:
+    skip = re.compile(r"^( *)(?:not )?ok \d+ (?:- )?(\S+) # SKIP ?(.*)$")
+    subtest = re.compile(r"^( *)# Subtest: (\S+)$")
+    names = {}
+    with open(path + ".skipped", "w") as f:
+        for l in lines:
+            m = subtest.match(l)
+            if m:
+                names[len(m.group(1))] = m.group(2)
+                continue
+            m = skip.match(l)
+            if m:
+                depth = len(m.group(1))
+                where = [names[d] for d in range(4, depth + 1, 4) if d in names]
+                f.write(".".join(where + [m.group(2)]) + "\t" + m.group(3).strip() + "\n")
+
 buf = io.StringIO()
 with redirect_stdout(buf):
     kunit_parser.stdout.print_with_timestamp = lambda s: print(s)
