@@ -4,7 +4,7 @@
 
 H := harness
 
-.PHONY: run run-base check check-base bench assemble regen export bisect clean help
+.PHONY: run run-base check check-base bench assemble regen export bisect skips-list clean help
 
 help:
 	@sed -n 's/^## //p' README.md
@@ -27,5 +27,8 @@ export:		## git format-patch --cover-letter to out/export
 	$(H)/base.sh && $(H)/series.py assemble && $(H)/export.sh && $(H)/export.sh --am
 bisect:		## build after every patch
 	$(H)/base.sh && $(H)/series.py assemble && $(H)/bisect.sh
+skips-list:	## rewrite harness/expected-skips from the last make check's skips
+	$(H)/skips.py --write $(H)/expected-skips \
+		$(foreach k,series sanitizers,$(if $(wildcard out/check-series/$(k)/selftests.tap.skipped),$(k)=out/check-series/$(k)/selftests.tap.skipped))
 clean:
 	rm -rf out

@@ -11,8 +11,54 @@ message, which must match exactly.  Blank lines and '#' lines are comments.
 
 Fails, naming each, on a skip that is not listed, a skip with another
 reason than the listed one, and a listed skip that did not happen (the
-case passed or failed: either way the list or the suite must change)."""
+case passed or failed: either way the list or the suite must change).
+
+skips.py --write EXPECTED KERNEL=SKIPPED...: rewrite EXPECTED from the
+skips of the runs named, keeping its leading comment (make skips-list)."""
+import collections
 import sys
+
+
+def write(expected_path, runs):
+    """Rewrite EXPECTED from runs ("KERNEL=SKIPPED" arguments), keeping
+    its leading comment: the list the runs' skips make, for review."""
+    head = []
+    try:
+        for line in open(expected_path):
+            if not line.startswith("#"):
+                break
+            head.append(line)
+    except FileNotFoundError:
+        pass
+    seen = collections.OrderedDict()
+    for arg in runs:
+        kernel, _, path = arg.partition("=")
+        for line in open(path):
+            case, _, reason = line.rstrip("\n").partition("\t")
+            seen.setdefault(case, {})[kernel] = reason
+    kernels = [a.partition("=")[0] for a in runs]
+    entries = collections.OrderedDict()
+    for case, by in seen.items():
+        reasons = set(by.values())
+        if len(by) == len(kernels) and len(reasons) == 1:
+            groups = [("both", reasons.pop())]
+        else:
+            groups = sorted(by.items())
+        prog, dot, rest = case.partition(".")
+        is32 = prog.endswith("_32")
+        prog = prog[:-3] if is32 else prog
+        for k, r in groups:
+            entries.setdefault((k, prog, dot + rest, r), set()).add(is32)
+    with open(expected_path, "w") as f:
+        f.writelines(head)
+        for (k, prog, rest, r), bits in entries.items():
+            suffix = "(_32)" if len(bits) == 2 else ("_32" if True in bits else "")
+            f.write("%-10s %s%s%s %s\n" % (k, prog, suffix, rest, r))
+
+
+if sys.argv[1:2] == ["--write"]:
+    write(sys.argv[2], sys.argv[3:])
+    sys.exit(0)
 
 expected_path, kernel, skipped_path = sys.argv[1:]
 
