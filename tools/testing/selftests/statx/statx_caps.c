@@ -118,16 +118,16 @@ FIXTURE_SETUP(caps)
 
 	memset(&self->s, 0, sizeof(self->s));
 	if (geteuid() != 0)
-		SKIP(return, "making filesystems needs root");
+		STATX_SKIP(return, "making filesystems needs root");
 	if (!statx_caps_kernel())
-		SKIP(return, "no statx series: procfs files are not KERNEL_FILE");
+		STATX_SKIP(return, "no statx series: procfs files are not KERNEL_FILE");
 	ret = statx_private_ns();
 	ASSERT_EQ(0, ret) TH_LOG("private mount namespace: %s",
 				 strerror(-ret));
 	rc = statx_scratch_mount(&self->s, variant->fstype, variant->mkfs,
 				 variant->size, 0, NULL);
 	if (rc == SCRATCH_LACKS)
-		SKIP(return, "%s", self->s.why);
+		STATX_SKIP(return, "%s", self->s.why);
 	ASSERT_EQ(SCRATCH_MOUNTED, rc) TH_LOG("%s", self->s.why);
 
 	if (variant->file) {

@@ -157,7 +157,7 @@ static void compare(struct __test_metadata *_metadata,
 	unsigned int i, errors = 0, failed = 0;
 
 	if (!start_peer(&peer, why, sizeof(why)))
-		SKIP(return, "%s", why);
+		STATX_SKIP(return, "%s", why);
 	for (i = 0; i < n; i++) {
 		ASSERT_TRUE(full_io(peer.req, (void *)&reqs[i], sizeof(reqs[i]),
 				    true));
@@ -201,8 +201,8 @@ FIXTURE_SETUP(compat)
 	int ret = statx_objects_make(&self->o, variant->fs, "compat", true);
 
 	if (ret > 0)
-		SKIP(return, "%s is not mounted at %s", variant->fs->fstype,
-		     self->o.root);
+		STATX_SKIP(return, "%s is not mounted at %s",
+			   variant->fs->fstype, self->o.root);
 	ASSERT_EQ(0, ret) {
 		TH_LOG("making the objects: %s", strerror(errno));
 	}

@@ -155,8 +155,8 @@ FIXTURE_SETUP(fs)
 	int fd;
 
 	if (!statx_fs_mounted(variant->mnt, variant->fstype))
-		SKIP(return, "%s is not mounted at %s", variant->fstype,
-		     variant->mnt);
+		STATX_SKIP(return, "%s is not mounted at %s", variant->fstype,
+			   variant->mnt);
 	self->has_cookie = kernel_returns(STATX_CHANGE_COOKIE);
 	self->has_gen = kernel_returns(STATX_GEN);
 	snprintf(self->dir, sizeof(self->dir), "%s/cg.XXXXXX", variant->mnt);
@@ -180,18 +180,22 @@ FIXTURE_TEARDOWN(fs)
 	rmdir(self->dir);
 }
 
+/*
+ * The change cookie of @path, where the test needs one: without it the
+ * case fails here and stops, rather than going on with a cookie of 0.
+ */
 static __u64 get_cookie(struct __test_metadata *_metadata, const char *path)
 {
 	struct statx stx;
+	int err;
 
-	if (sys_statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, ALL_MASK, &stx)) {
-		TH_LOG("statx(%s): %s", path, strerror(errno));
-		_metadata->exit_code = KSFT_FAIL;
-		return 0;
+	err = sys_statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, ALL_MASK, &stx) ?
+	      errno : 0;
+	ASSERT_EQ(0, err) {
+		TH_LOG("statx(%s): %s", path, strerror(err));
 	}
-	if (!(stx.stx_mask & STATX_CHANGE_COOKIE)) {
+	ASSERT_TRUE(stx.stx_mask & STATX_CHANGE_COOKIE) {
 		TH_LOG("statx(%s) returned no change cookie", path);
-		_metadata->exit_code = KSFT_FAIL;
 	}
 	return cookie_of(&stx);
 }
@@ -228,7 +232,7 @@ TEST_F(fs, presence)
 	int i;
 
 	if (!self->has_cookie && !self->has_gen)
-		SKIP(return, "the kernel returns neither STATX_CHANGE_COOKIE nor STATX_GEN");
+		STATX_SKIP(return, "the kernel returns neither STATX_CHANGE_COOKIE nor STATX_GEN");
 	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, sys_statx(AT_FDCWD, paths[i], 0, ALL_MASK, &stx));
 		if (self->has_cookie) {
@@ -264,15 +268,15 @@ TEST_F(fs, remount)
 	int fd;
 
 	if (!self->has_cookie && !self->has_gen)
-		SKIP(return, "the kernel returns neither STATX_CHANGE_COOKIE nor STATX_GEN");
+		STATX_SKIP(return, "the kernel returns neither STATX_CHANGE_COOKIE nor STATX_GEN");
 	if (!variant->remount)
-		SKIP(return, "%s keeps nothing across an unmount that is tested",
-		     variant->fstype);
+		STATX_SKIP(return, "%s keeps nothing across an unmount that is tested",
+			   variant->fstype);
 
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, self->file, 0, ALL_MASK, &a));
 	why = remount(variant->mnt, variant->fstype);
 	if (why)
-		SKIP(return, "%s", why);
+		STATX_SKIP(return, "%s", why);
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, self->file, 0, ALL_MASK, &b));
 	EXPECT_EQ(a.stx_ino, b.stx_ino);
 	EXPECT_EQ(a.stx_mask & NEW_BITS, b.stx_mask & NEW_BITS);
@@ -301,11 +305,12 @@ TEST_F(fs, remount_in_place)
 	int fd;
 
 	if (!self->has_cookie)
-		SKIP(return, "the kernel does not return STATX_CHANGE_COOKIE");
+		STATX_SKIP(return, "the kernel does not return STATX_CHANGE_COOKIE");
 	if (!variant->cookie)
-		SKIP(return, "%s keeps no change counter", variant->fstype);
+		STATX_SKIP(return, "%s keeps no change counter",
+			   variant->fstype);
 	if (geteuid() != 0)
-		SKIP(return, "remounting needs root");
+		STATX_SKIP(return, "remounting needs root");
 	ASSERT_TRUE(mount_source(variant->mnt, src, sizeof(src), &flags));
 
 	c0 = get_cookie(_metadata, self->file);
@@ -330,9 +335,10 @@ TEST_F(fs, gen_matches)
 	int i, fd, v;
 
 	if (!self->has_gen)
-		SKIP(return, "the kernel does not return STATX_GEN");
+		STATX_SKIP(return, "the kernel does not return STATX_GEN");
 	if (!variant->gen)
-		SKIP(return, "%s keeps no stable generation", variant->fstype);
+		STATX_SKIP(return, "%s keeps no stable generation",
+			   variant->fstype);
 
 	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, sys_statx(AT_FDCWD, paths[i], 0, ALL_MASK, &stx));
@@ -368,9 +374,10 @@ TEST_F(fs, gen_reuse)
 	struct statx stx;
 
 	if (!self->has_gen)
-		SKIP(return, "the kernel does not return STATX_GEN");
+		STATX_SKIP(return, "the kernel does not return STATX_GEN");
 	if (!variant->gen)
-		SKIP(return, "%s keeps no stable generation", variant->fstype);
+		STATX_SKIP(return, "%s keeps no stable generation",
+			   variant->fstype);
 
 	for (i = 0; i < TRIES; i++) {
 		snprintf(name, sizeof(name), "%s/reuse%d", self->dir, i);
@@ -396,8 +403,8 @@ TEST_F(fs, gen_reuse)
 			sync();
 	}
 	if (!reused)
-		SKIP(return, "%s reused no inode number in %d tries",
-		     variant->fstype, TRIES);
+		STATX_SKIP(return, "%s reused no inode number in %d tries",
+			   variant->fstype, TRIES);
 }
 
 /* What nobody_statx() hands back. */
@@ -473,16 +480,17 @@ TEST_F(fs, gen_for_anyone)
 	pid_t pid;
 
 	if (!self->has_gen)
-		SKIP(return, "the kernel does not return STATX_GEN");
+		STATX_SKIP(return, "the kernel does not return STATX_GEN");
 	if (!variant->gen)
-		SKIP(return, "%s keeps no stable generation", variant->fstype);
+		STATX_SKIP(return, "%s keeps no stable generation",
+			   variant->fstype);
 	if (geteuid() != 0)
-		SKIP(return, "switching to uid %d needs root", NOBODY);
+		STATX_SKIP(return, "switching to uid %d needs root", NOBODY);
 	chmod(self->file, 0600);
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, self->file, 0, ALL_MASK, &root));
 	if ((root.stx_mode & 0777) != 0600 || root.stx_uid != 0)
-		SKIP(return, "%s files are mode %o, uid %u: no mode 0600 for root",
-		     variant->fstype, root.stx_mode & 0777, root.stx_uid);
+		STATX_SKIP(return, "%s files are mode %o, uid %u: no mode 0600 for root",
+			   variant->fstype, root.stx_mode & 0777, root.stx_uid);
 
 	audits = audit_lines();
 	ASSERT_EQ(0, pipe(pfd));
@@ -529,7 +537,8 @@ TEST_F(fs, io_uring)
 	memset(&ring, 0xa5, sizeof(ring));
 	ret = uring_statx(AT_FDCWD, self->file, 0, ALL_MASK, &ring);
 	if (ret == NO_URING)
-		SKIP(return, "io_uring is not available: %s", strerror(errno));
+		STATX_SKIP(return, "io_uring is not available: %s",
+			   strerror(errno));
 	ASSERT_EQ(0, ret);
 	EXPECT_EQ(0, memcmp(&sys, &ring, sizeof(sys)));
 }

@@ -147,7 +147,7 @@ FIXTURE_SETUP(lacks)
 	rc = scratch(&self->s, variant->fstype, variant->mkfs, variant->size,
 		     variant->flags);
 	if (rc == SCRATCH_LACKS)
-		SKIP(return, "%s", self->s.why);
+		STATX_SKIP(return, "%s", self->s.why);
 	ASSERT_EQ(SCRATCH_MOUNTED, rc) TH_LOG("%s", self->s.why);
 	m = self->s.mnt;
 	if (variant->overlay) {
@@ -169,7 +169,7 @@ FIXTURE_SETUP(lacks)
 		ret = mount("overlay", self->over, "overlay", 0, opts) ?
 		      errno : 0;
 		if (ret == ENODEV)
-			SKIP(return, "the kernel has no overlayfs");
+			STATX_SKIP(return, "the kernel has no overlayfs");
 		ASSERT_EQ(0, ret) TH_LOG("mount overlay: %s", strerror(ret));
 		m = self->over;
 	}
@@ -305,12 +305,12 @@ FIXTURE_SETUP(keeps)
 	char *buf;
 
 	if (!kernel_returns(STATX_CHANGE_COOKIE) && !kernel_returns(STATX_GEN))
-		SKIP(return, "the kernel returns neither STATX_CHANGE_COOKIE nor STATX_GEN");
+		STATX_SKIP(return, "the kernel returns neither STATX_CHANGE_COOKIE nor STATX_GEN");
 	/* strictatime: every read updates the access time */
 	rc = scratch(&self->s, variant->fstype, variant->mkfs, variant->size,
 		     MS_STRICTATIME);
 	if (rc == SCRATCH_LACKS)
-		SKIP(return, "%s", self->s.why);
+		STATX_SKIP(return, "%s", self->s.why);
 	ASSERT_EQ(SCRATCH_MOUNTED, rc) TH_LOG("%s", self->s.why);
 	snprintf(self->dir, sizeof(self->dir), "%s/dir", self->s.mnt);
 	ASSERT_EQ(0, mkdir(self->dir, 0755));
@@ -820,10 +820,10 @@ FIXTURE_SETUP(ext4_gen)
 	enum statx_scratch_rc rc;
 
 	if (!kernel_returns(STATX_GEN))
-		SKIP(return, "the kernel does not return STATX_GEN");
+		STATX_SKIP(return, "the kernel does not return STATX_GEN");
 	rc = scratch(&self->s, "ext4", variant->mkfs, 64 * MIB, 0);
 	if (rc == SCRATCH_LACKS)
-		SKIP(return, "%s", self->s.why);
+		STATX_SKIP(return, "%s", self->s.why);
 	ASSERT_EQ(SCRATCH_MOUNTED, rc) TH_LOG("%s", self->s.why);
 	snprintf(self->file, sizeof(self->file), "%s/file", self->s.mnt);
 	ASSERT_EQ(0, put_file(self->file, "gen\n", 4));

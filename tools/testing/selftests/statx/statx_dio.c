@@ -42,8 +42,9 @@ FIXTURE_SETUP(dio)
 
 	if (!statx_fs_mkdtemp(variant->fs, "dio", self->dir,
 			      sizeof(self->dir)))
-		SKIP(return, "%s is not mounted at %s/%s",
-		     variant->fs->fstype, STATX_TEST_ROOT, variant->fs->name);
+		STATX_SKIP(return, "%s is not mounted at %s/%s",
+			   variant->fs->fstype, STATX_TEST_ROOT,
+			   variant->fs->name);
 	snprintf(self->file, sizeof(self->file), "%s/file", self->dir);
 	fd = open(self->file, O_CREAT | O_WRONLY | O_EXCL, 0644);
 	ASSERT_LE(0, fd);
@@ -146,8 +147,8 @@ TEST_F(dio, block_device_node)
 	char path[300];
 
 	if (!variant->fs->bdev)
-		SKIP(return, "%s is not on a disk of its own",
-		     variant->fs->fstype);
+		STATX_SKIP(return, "%s is not on a disk of its own",
+			   variant->fs->fstype);
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, self->file, 0, 0, &stx));
 	ASSERT_TRUE(statx_block_node(stx.stx_dev_major, stx.stx_dev_minor,
 				     path, sizeof(path)));

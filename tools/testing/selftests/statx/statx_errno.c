@@ -444,7 +444,7 @@ TEST_F(args, search_permission)
 
 	ret = nobody(AT_FDCWD, path, 0, &stx);
 	if (ret < 0)
-		SKIP(return, "cannot switch to uid 65534 (not root)");
+		STATX_SKIP(return, "cannot switch to uid 65534 (not root)");
 	EXPECT_EQ(EACCES, ret);
 	EXPECT_EQ(EACCES, nobody(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, &stx));
 	snprintf(path, sizeof(path), "%s/locked/missing", self->dir);

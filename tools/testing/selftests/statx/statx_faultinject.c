@@ -189,16 +189,17 @@ FIXTURE_SETUP(fi)
 	s->mif = -1;
 	s->drop = -1;
 	if (access(DEBUGFS "/failslab", F_OK))
-		SKIP(return, "no %s/failslab (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS)",
-		     DEBUGFS);
+		STATX_SKIP(return,
+			   "no %s/failslab (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS)",
+			   DEBUGFS);
 	if (access(DEBUGFS "/fail_page_alloc", F_OK))
-		SKIP(return, "no %s/fail_page_alloc (CONFIG_FAIL_PAGE_ALLOC)",
-		     DEBUGFS);
+		STATX_SKIP(return, "no %s/fail_page_alloc (CONFIG_FAIL_PAGE_ALLOC)",
+			   DEBUGFS);
 	if (geteuid())
-		SKIP(return, "fault injection needs root");
+		STATX_SKIP(return, "fault injection needs root");
 	if (!statx_fs_mounted(variant->mnt, variant->fstype))
-		SKIP(return, "%s is not mounted at %s", variant->fstype,
-		     variant->mnt);
+		STATX_SKIP(return, "%s is not mounted at %s", variant->fstype,
+			   variant->mnt);
 
 	for (i = 0; i < NR_KNOBS; i++)
 		s->have_saved[i] = !knob_read(knob_files[i], s->saved[i],
@@ -347,7 +348,7 @@ TEST_F_TIMEOUT(fi, fail_nth, 120)
 	char name[16], left[16];
 
 	if (s->nth < 0)
-		SKIP(return, "no /proc/thread-self/fail-nth");
+		STATX_SKIP(return, "no /proc/thread-self/fail-nth");
 	/* Only fail_nth decides; the probabilities stay 0. */
 	ASSERT_EQ(0, knobs_aim("0"));
 

@@ -41,6 +41,42 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
 
+/*
+ * The harness's SKIP() sets the result of a case to KSFT_SKIP whatever it
+ * was, so a skip after a failed EXPECT_*() reports the failure as a skip.
+ * The tests skip with STATX_SKIP() instead: SKIP() in a case that has not
+ * failed; in one that has, it keeps the failure and says what it would
+ * have skipped for.  Either way it then runs @statement.  These two are
+ * for test functions and the helpers they pass _metadata to: they use
+ * kselftest_harness.h, which each test includes after this file.
+ */
+#define STATX_CASE_FAILED()	(_metadata->exit_code == KSFT_FAIL)
+
+#define STATX_SKIP(statement, fmt, ...) do {				\
+	char _statx_why[sizeof(_metadata->results->reason)];		\
+									\
+	snprintf(_statx_why, sizeof(_statx_why), fmt, ##__VA_ARGS__);	\
+	if (STATX_CASE_FAILED())					\
+		TH_LOG("refusing to skip (%s) after a failed expectation", \
+		       _statx_why);					\
+	else								\
+		SKIP(, "%s", _statx_why);				\
+	statement;							\
+} while (0)
+
+/*
+ * What a helper that makes or checks something for a test case found: go
+ * on; the thing cannot be done here (the caller skips, for a reason the
+ * helper gives), which a helper only says while nothing it checked has
+ * failed; or the case has failed (the helper logged how) and must not be
+ * skipped.
+ */
+enum statx_verdict {
+	STATX_GO_ON,
+	STATX_CANNOT,
+	STATX_FAILED,
+};
+
 /* The raw system call: glibc's wrapper may fall back to fstatat(). */
 static inline int sys_statx(int dfd, const char *path, unsigned int flags,
 			    unsigned int mask, struct statx *stx)

@@ -282,8 +282,8 @@ FIXTURE_VARIANT_ADD(io, ext4_bigalloc) {
 FIXTURE_SETUP(io)
 {
 	if (!statx_fs_mounted(variant->mnt, variant->fstype))
-		SKIP(return, "%s is not mounted at %s", variant->fstype,
-		     variant->mnt);
+		STATX_SKIP(return, "%s is not mounted at %s", variant->fstype,
+			   variant->mnt);
 	ASSERT_TRUE(mount_device(variant->mnt, self->dev, sizeof(self->dev)));
 	snprintf(self->file, sizeof(self->file), "%s/io_params.%d",
 		 variant->mnt, getpid());
@@ -324,7 +324,7 @@ TEST_F(io, file)
 			       STATX_BASIC_STATS | STATX_IO_PARAMS, &stx));
 	if (!(stx.stx_mask & STATX_IO_PARAMS)) {
 		ASSERT_FALSE(kernel_has_io_params());
-		SKIP(return, "the kernel does not report STATX_IO_PARAMS");
+		STATX_SKIP(return, "the kernel does not report STATX_IO_PARAMS");
 	}
 	TH_LOG("%s: io_min %u io_opt %u erase %u", self->dev,
 	       stx.stx_io_min, stx.stx_io_opt, stx.stx_erase_size);
@@ -363,11 +363,11 @@ TEST_F(io, punch)
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, self->file, 0, STATX_IO_PARAMS, &stx));
 	if (!(stx.stx_mask & STATX_IO_PARAMS)) {
 		ASSERT_FALSE(kernel_has_io_params());
-		SKIP(return, "the kernel does not report STATX_IO_PARAMS");
+		STATX_SKIP(return, "the kernel does not report STATX_IO_PARAMS");
 	}
 	if (!stx.stx_erase_size)
-		SKIP(return, "%s reports no erase size (shared extents)",
-		     variant->fstype);
+		STATX_SKIP(return, "%s reports no erase size (shared extents)",
+			   variant->fstype);
 	unit = stx.stx_erase_size;
 	snprintf(probe, sizeof(probe), "%s.probe", self->file);
 	fd = open(probe, O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -380,7 +380,8 @@ TEST_F(io, punch)
 		close(fd);
 		unlink(probe);
 		if (err == EOPNOTSUPP)
-			SKIP(return, "%s cannot punch holes", variant->fstype);
+			STATX_SKIP(return, "%s cannot punch holes",
+				   variant->fstype);
 		ASSERT_EQ(0, err);
 	}
 	close(fd);
@@ -432,8 +433,8 @@ TEST_F(io, reflink)
 		unlink(clone);
 		if (err == EOPNOTSUPP || err == EINVAL || err == EXDEV ||
 		    err == ENOTTY)
-			SKIP(return, "%s cannot reflink (%s)", variant->fstype,
-			     strerror(err));
+			STATX_SKIP(return, "%s cannot reflink (%s)",
+				   variant->fstype, strerror(err));
 		ASSERT_EQ(0, err);
 	}
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, self->file, 0, STATX_IO_PARAMS, &src));
@@ -441,7 +442,7 @@ TEST_F(io, reflink)
 	unlink(clone);
 	if (!(src.stx_mask & STATX_IO_PARAMS)) {
 		ASSERT_FALSE(kernel_has_io_params());
-		SKIP(return, "the kernel does not report STATX_IO_PARAMS");
+		STATX_SKIP(return, "the kernel does not report STATX_IO_PARAMS");
 	}
 	ASSERT_TRUE(dst.stx_mask & STATX_IO_PARAMS);
 	EXPECT_EQ(0, src.stx_erase_size);
@@ -459,7 +460,7 @@ TEST_F(io, device_node)
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, node, 0, STATX_IO_PARAMS, &stx));
 	if (!(stx.stx_mask & STATX_IO_PARAMS)) {
 		ASSERT_FALSE(kernel_has_io_params());
-		SKIP(return, "the kernel does not report STATX_IO_PARAMS");
+		STATX_SKIP(return, "the kernel does not report STATX_IO_PARAMS");
 	}
 	EXPECT_EQ(queue_attr(self->dev, "minimum_io_size"), stx.stx_io_min);
 	EXPECT_EQ(queue_attr(self->dev, "optimal_io_size"), stx.stx_io_opt);
@@ -503,16 +504,16 @@ TEST(tmpfs_io)
 	struct statx stx;
 
 	if (!statx_fs_mounted(mnt, "tmpfs"))
-		SKIP(return, "tmpfs is not mounted at %s", mnt);
+		STATX_SKIP(return, "tmpfs is not mounted at %s", mnt);
 	if (!access("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", F_OK))
-		SKIP(return, "huge pages may change tmpfs's folio size");
+		STATX_SKIP(return, "huge pages may change tmpfs's folio size");
 	snprintf(file, sizeof(file), "%s/io_params.%d", mnt, getpid());
 	ASSERT_EQ(0, write_file(file, 8192));
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, file, 0, STATX_IO_PARAMS, &stx));
 	unlink(file);
 	if (!(stx.stx_mask & STATX_IO_PARAMS)) {
 		ASSERT_FALSE(kernel_has_io_params());
-		SKIP(return, "the kernel does not report STATX_IO_PARAMS");
+		STATX_SKIP(return, "the kernel does not report STATX_IO_PARAMS");
 	}
 	EXPECT_EQ(page, stx.stx_io_min);
 	EXPECT_EQ(page, stx.stx_io_opt);
@@ -533,7 +534,7 @@ TEST(tmpfs_punch)
 	int fd;
 
 	if (!statx_fs_mounted(mnt, "tmpfs"))
-		SKIP(return, "tmpfs is not mounted at %s", mnt);
+		STATX_SKIP(return, "tmpfs is not mounted at %s", mnt);
 	snprintf(file, sizeof(file), "%s/punch.%d", mnt, getpid());
 	ASSERT_EQ(0, write_file(file, 4 * page));
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, file, 0, STATX_IO_PARAMS, &stx));
@@ -541,7 +542,7 @@ TEST(tmpfs_punch)
 		unlink(file);
 		if (!(stx.stx_mask & STATX_IO_PARAMS))
 			ASSERT_FALSE(kernel_has_io_params());
-		SKIP(return, "no erase size reported (huge pages?)");
+		STATX_SKIP(return, "no erase size reported (huge pages?)");
 	}
 	ASSERT_EQ(page, stx.stx_erase_size);
 	fd = open(file, O_RDWR);
@@ -616,7 +617,7 @@ FIXTURE_SETUP(part)
 	char dev[64], node[128];
 
 	if (!disk_by_serial("parts", dev, sizeof(dev)))
-		SKIP(return, "no disk with serial \"parts\"");
+		STATX_SKIP(return, "no disk with serial \"parts\"");
 	snprintf(self->part, sizeof(self->part), "%s%d", dev, variant->num);
 	ASSERT_EQ(variant->start, block_attr(self->part, "start"));
 	ASSERT_TRUE(private_mounts());
@@ -667,7 +668,7 @@ TEST_F(part, io_params)
 	       stx.stx_io_min);
 	if (!kernel_has_io_params()) {
 		ASSERT_EQ(0, stx.stx_mask & STATX_IO_PARAMS);
-		SKIP(return, "the kernel does not report STATX_IO_PARAMS");
+		STATX_SKIP(return, "the kernel does not report STATX_IO_PARAMS");
 	}
 	if (aligned) {
 		ASSERT_TRUE(stx.stx_mask & STATX_IO_PARAMS);
@@ -710,14 +711,14 @@ TEST(btrfs_statx_during_commits)
 	pid_t pid;
 
 	if (!statx_fs_mounted(mnt, "btrfs"))
-		SKIP(return, "btrfs is not mounted at %s", mnt);
+		STATX_SKIP(return, "btrfs is not mounted at %s", mnt);
 	snprintf(file, sizeof(file), "%s/commits.%d", mnt, getpid());
 	ASSERT_EQ(0, write_file(file, 4096));
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, file, 0, STATX_IO_PARAMS, &stx));
 	if (!(stx.stx_mask & STATX_IO_PARAMS)) {
 		unlink(file);
 		ASSERT_FALSE(kernel_has_io_params());
-		SKIP(return, "the kernel does not report STATX_IO_PARAMS");
+		STATX_SKIP(return, "the kernel does not report STATX_IO_PARAMS");
 	}
 	ASSERT_EQ(0, pipe(pipefd));
 	pid = fork();
@@ -876,8 +877,8 @@ FIXTURE_SETUP(kfile)
 	if (variant->dir_only) {
 		snprintf(self->path, sizeof(self->path), "%s", variant->file);
 		if (statfs(self->path, &sfs) || sfs.f_type != variant->magic)
-			SKIP(return, "%s is not on the expected filesystem",
-			     variant->file);
+			STATX_SKIP(return, "%s is not on the expected filesystem",
+				   variant->file);
 		return;
 	}
 	if (!variant->kernel_file) {
@@ -886,8 +887,8 @@ FIXTURE_SETUP(kfile)
 		snprintf(dir, sizeof(dir), "%s", variant->file);
 		*strrchr(dir, '/') = '\0';
 		if (statfs(dir, &sfs) || sfs.f_type != variant->magic)
-			SKIP(return, "%.900s is not on the expected filesystem",
-			     dir);
+			STATX_SKIP(return, "%.900s is not on the expected filesystem",
+				   dir);
 		snprintf(self->path, sizeof(self->path), "%s", variant->file);
 		ASSERT_EQ(0, write_file(self->path, 100));
 		return;
@@ -903,8 +904,8 @@ FIXTURE_SETUP(kfile)
 			    sizeof(self->path)))
 		snprintf(self->path, sizeof(self->path), "%s", variant->dir);
 	if (statfs(self->path, &sfs) || sfs.f_type != variant->magic)
-		SKIP(return, "%.900s is not on the expected filesystem",
-		     self->path);
+		STATX_SKIP(return, "%.900s is not on the expected filesystem",
+			   self->path);
 }
 
 FIXTURE_TEARDOWN(kfile)
@@ -918,7 +919,7 @@ TEST_F(kfile, flag)
 	struct statx stx;
 
 	if (!kernel_has_info_flags())
-		SKIP(return, "the kernel does not report STATX_ATTR_KERNEL_FILE");
+		STATX_SKIP(return, "the kernel does not report STATX_ATTR_KERNEL_FILE");
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, self->path, 0, STATX_BASIC_STATS,
 			       &stx));
 	TH_LOG("%s: size %llu", self->path,
@@ -1079,7 +1080,7 @@ TEST(kernel_file_every_type)
 	FILE *f;
 
 	if (!kernel_has_info_flags())
-		SKIP(return, "the kernel does not report STATX_ATTR_KERNEL_FILE");
+		STATX_SKIP(return, "the kernel does not report STATX_ATTR_KERNEL_FILE");
 	ASSERT_TRUE(private_mounts());
 	ASSERT_TRUE(!!mkdtemp(dir));
 	/* A pipe-like file must not hang the test: interrupt its read. */
@@ -1145,7 +1146,7 @@ TEST(kernel_file_disk_types)
 	unsigned int i, checked = 0;
 
 	if (!kernel_has_info_flags())
-		SKIP(return, "the kernel does not report STATX_ATTR_KERNEL_FILE");
+		STATX_SKIP(return, "the kernel does not report STATX_ATTR_KERNEL_FILE");
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		char mnt[64], file[128];
 		struct statx stx;
@@ -1231,8 +1232,8 @@ FIXTURE_SETUP(sparse)
 	int fd;
 
 	if (!statx_fs_mounted(variant->mnt, variant->fstype))
-		SKIP(return, "%s is not mounted at %s", variant->fstype,
-		     variant->mnt);
+		STATX_SKIP(return, "%s is not mounted at %s", variant->fstype,
+			   variant->mnt);
 	snprintf(self->plain, sizeof(self->plain), "%s/plain.%d",
 		 variant->mnt, getpid());
 	snprintf(self->holey, sizeof(self->holey), "%s/holey.%d",
@@ -1290,7 +1291,7 @@ TEST_F(sparse, flag)
 	}
 	if (!(plain.stx_attributes_mask & STATX_ATTR_SPARSE)) {
 		ASSERT_FALSE(kernel_has_info_flags());
-		SKIP(return, "the kernel does not report STATX_ATTR_SPARSE");
+		STATX_SKIP(return, "the kernel does not report STATX_ATTR_SPARSE");
 	}
 	ASSERT_TRUE(holey.stx_attributes_mask & STATX_ATTR_SPARSE);
 
@@ -1350,8 +1351,8 @@ FIXTURE_VARIANT_ADD(compressed, erofs_plain) {
 FIXTURE_SETUP(compressed)
 {
 	if (!statx_fs_mounted(variant->mnt, variant->fstype))
-		SKIP(return, "%s is not mounted at %s", variant->fstype,
-		     variant->mnt);
+		STATX_SKIP(return, "%s is not mounted at %s", variant->fstype,
+			   variant->mnt);
 }
 
 FIXTURE_TEARDOWN(compressed)
@@ -1382,8 +1383,8 @@ TEST_F(compressed, image_file)
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, path, 0, STATX_BASIC_STATS, &stx));
 	if (!(stx.stx_attributes_mask & STATX_ATTR_STORED_COMPRESSED)) {
 		ASSERT_FALSE(kernel_has_stored_compressed());
-		SKIP(return, "%s does not report STATX_ATTR_STORED_COMPRESSED",
-		     variant->fstype);
+		STATX_SKIP(return, "%s does not report STATX_ATTR_STORED_COMPRESSED",
+			   variant->fstype);
 	}
 	EXPECT_EQ(variant->compressed,
 		  !!(stx.stx_attributes & STATX_ATTR_STORED_COMPRESSED));
@@ -1402,8 +1403,8 @@ TEST_F(compressed, random_file)
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, path, 0, STATX_BASIC_STATS, &stx));
 	if (!(stx.stx_attributes_mask & STATX_ATTR_STORED_COMPRESSED)) {
 		ASSERT_FALSE(kernel_has_stored_compressed());
-		SKIP(return, "%s does not report STATX_ATTR_STORED_COMPRESSED",
-		     variant->fstype);
+		STATX_SKIP(return, "%s does not report STATX_ATTR_STORED_COMPRESSED",
+			   variant->fstype);
 	}
 	EXPECT_EQ(0, stx.stx_attributes & STATX_ATTR_STORED_COMPRESSED);
 }
@@ -1442,7 +1443,8 @@ TEST(ntfs3_stored_compressed)
 	struct statx c, p;
 
 	if (!statx_fs_mounted(cmnt, "ntfs3") || !statx_fs_mounted(pmnt, "ntfs3"))
-		SKIP(return, "ntfs3 is not mounted at %s and %s", cmnt, pmnt);
+		STATX_SKIP(return, "ntfs3 is not mounted at %s and %s", cmnt,
+			   pmnt);
 	snprintf(cfile, sizeof(cfile), "%s/text.txt", cmnt);
 	snprintf(pfile, sizeof(pfile), "%s/plain.%d", pmnt, getpid());
 	ASSERT_EQ(0, write_file(pfile, 65536));
@@ -1456,7 +1458,7 @@ TEST(ntfs3_stored_compressed)
 		/* STATX_ATTR_COMPRESSED as in 6.12 */
 		ASSERT_TRUE(c.stx_attributes & STATX_ATTR_COMPRESSED);
 		ASSERT_EQ(0, p.stx_attributes & STATX_ATTR_COMPRESSED);
-		SKIP(return, "ntfs3 does not report STATX_ATTR_STORED_COMPRESSED");
+		STATX_SKIP(return, "ntfs3 does not report STATX_ATTR_STORED_COMPRESSED");
 	}
 	/* STATX_ATTR_COMPRESSED as in 6.12 */
 	EXPECT_TRUE(c.stx_attributes & STATX_ATTR_COMPRESSED);
@@ -1495,8 +1497,8 @@ FIXTURE_VARIANT_ADD(compr_flag, btrfs) {
 FIXTURE_SETUP(compr_flag)
 {
 	if (!statx_fs_mounted(variant->mnt, variant->fstype))
-		SKIP(return, "%s is not mounted at %s", variant->fstype,
-		     variant->mnt);
+		STATX_SKIP(return, "%s is not mounted at %s", variant->fstype,
+			   variant->mnt);
 	snprintf(self->file, sizeof(self->file), "%s/compr.%d", variant->mnt,
 		 getpid());
 	ASSERT_EQ(0, write_file(self->file, 0));

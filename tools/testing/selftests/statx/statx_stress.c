@@ -495,8 +495,8 @@ FIXTURE_SETUP(stress)
 	int i;
 
 	if (!statx_fs_mounted(variant->mnt, variant->fstype))
-		SKIP(return, "%s is not mounted at %s", variant->fstype,
-		     variant->mnt);
+		STATX_SKIP(return, "%s is not mounted at %s", variant->fstype,
+			   variant->mnt);
 	w = calloc(1, sizeof(*w));
 	ASSERT_TRUE(!!w);
 	self->w = w;
@@ -745,7 +745,7 @@ TEST_F_TIMEOUT(stress, remount_ro, 120)
 			       &before));
 	if (mount(NULL, self->mnt, NULL, MS_REMOUNT | MS_RDONLY | keep, NULL)) {
 		if (errno == EPERM)
-			SKIP(return, "remounting needs CAP_SYS_ADMIN");
+			STATX_SKIP(return, "remounting needs CAP_SYS_ADMIN");
 		ASSERT_EQ(0, -errno) TH_LOG("remount %s ro: %m", self->mnt);
 	}
 	ASSERT_EQ(0, mount(NULL, self->mnt, NULL, MS_REMOUNT | keep, NULL))

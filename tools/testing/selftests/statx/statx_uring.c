@@ -144,9 +144,9 @@ static void compare(struct __test_metadata *_metadata,
 
 	ret = ring_setup(&r, 4);
 	if (ret && uring_missing())
-		SKIP(return, "no io_uring in this kernel (CONFIG_IO_URING=n)");
+		STATX_SKIP(return, "no io_uring in this kernel (CONFIG_IO_URING=n)");
 	if (ret == -EPERM)
-		SKIP(return, "io_uring disabled (sysctl kernel.io_uring_disabled)");
+		STATX_SKIP(return, "io_uring disabled (sysctl kernel.io_uring_disabled)");
 	ASSERT_EQ(0, ret) {
 		TH_LOG("io_uring_setup: %s", strerror(-ret));
 	}
@@ -194,8 +194,8 @@ FIXTURE_SETUP(uring)
 	int ret = statx_objects_make(&self->o, variant->fs, "uring", false);
 
 	if (ret > 0)
-		SKIP(return, "%s is not mounted at %s", variant->fs->fstype,
-		     self->o.root);
+		STATX_SKIP(return, "%s is not mounted at %s",
+			   variant->fs->fstype, self->o.root);
 	ASSERT_EQ(0, ret) {
 		TH_LOG("making the objects: %s", strerror(errno));
 	}
