@@ -4,7 +4,7 @@
 
 H := harness
 
-.PHONY: run run-base check check-base bench assemble regen export bisect skips-list clean help
+.PHONY: run run-base check check-base check-stock bench assemble regen export bisect skips-list clean help
 
 help:
 	@sed -n 's/^## //p' README.md
@@ -17,6 +17,8 @@ check:		## every check; ends with "N passed, N failed, N skipped"
 	$(H)/check.sh series
 check-base:	## the selftests on the unpatched 6.12 kernel
 	$(H)/check.sh base
+check-stock:	## the selftests on Debian's own 6.12 kernel package, bare and with disks
+	$(H)/stock.sh
 bench:		## statx cost, patched vs the unpatched base, under -icount
 	$(H)/bench.sh
 assemble:	## repository -> kernel tree (branch 'series')
