@@ -21,9 +21,11 @@
 . "$(dirname "$0")/lib.sh"
 
 STOCK_PKG=${STOCK_PKG:-linux-image-6.12.118+deb12-cloud-amd64-unsigned}
+# nls_ascii: Debian's FAT_DEFAULT_IOCHARSET, which a vfat mount without
+# iocharset= loads.
 STOCK_MODULES=${STOCK_MODULES:-virtio_blk loop ext4 xfs btrfs vfat msdos
-	exfat ntfs3 nls_cp437 nls_iso8859-1 nls_utf8 squashfs erofs overlay
-	configfs binfmt_misc nfsd nfsv4}
+	exfat ntfs3 nls_cp437 nls_iso8859-1 nls_utf8 nls_ascii squashfs erofs
+	overlay configfs binfmt_misc nfsd nfsv4}
 configs=("$@")
 [ ${#configs[@]} -gt 0 ] || configs=(bare disks)
 for c in "${configs[@]}"; do

@@ -82,8 +82,9 @@ elif watch is not None:
     say("")
     say("mount table: no change seen while the selftests ran")
 
-# Skip reasons, grouped: a mount point /mnt/X and the word X in the same
-# reason become <fs>, so "N skips: <fs> is not mounted at /mnt/<fs>".
+# Skip reasons, grouped: a mount point /mnt/X (or /mnt/X-Y) and the word X
+# in the same reason become <fs>, so "N skips: <fs> is not mounted at
+# /mnt/<fs>"; the mount points are listed after the count.
 skips = collections.Counter()
 which = collections.defaultdict(set)
 try:
@@ -93,10 +94,11 @@ except OSError:
 for line in lines:
     case, _, reason = line.partition("\t")
     fss = re.findall(r"/mnt/([\w.-]+)", reason)
-    for fs in sorted(set(fss), key=len, reverse=True):
-        reason = re.sub(r"(?<![\w.-])%s(?![\w.-])" % re.escape(fs), "<fs>",
+    words = set(fss) | {fs.split("-")[0] for fs in fss}
+    for w in sorted(words, key=len, reverse=True):
+        reason = re.sub(r"(?<![\w.-])%s(?![\w.-])" % re.escape(w), "<fs>",
                         reason)
-        which[reason].add(fs)
+    which[reason].update(fss)
     skips[reason or "(no reason given)"] += 1
 say("")
 say("%d skips, by reason:" % sum(skips.values()))
