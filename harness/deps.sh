@@ -15,6 +15,9 @@ PKGS=(
 	e2fsprogs dosfstools mtools exfatprogs ntfs-3g xfsprogs btrfs-progs
 	squashfs-tools erofs-utils
 )
+# make check-stock also needs apt-get, dpkg-deb (Debian's own) and kmod's
+# depmod and modprobe (above); it fetches the kernel package itself with
+# apt-get download and never installs it.
 
 missing=()
 for p in "${PKGS[@]}"; do
