@@ -3,8 +3,8 @@
 """stockreport.py NAME GUESTDIR: what one stock-kernel guest run
 (harness/stock.sh) left behind, from GUESTDIR/results.log: the machine's
 state before and after the selftests (the guest init's statx.state=1
-sections), and the mount-table changes its watcher saw while they ran,
-with the selftests running at the time.  Also groups the skip reasons of
+sections), and the changes its watcher saw while they ran (mount table,
+interface flags, RPC caches), with the selftests running at the time.  Also groups the skip reasons of
 GUESTDIR/selftests.tap.skipped (written by ktap.py).
 
 Writes the report to GUESTDIR/report.txt and prints "NAME-unchanged P F 0":
@@ -74,13 +74,15 @@ else:
 watch = block("STATX-WATCH-BEGIN", "STATX-WATCH-END")
 if watch:
     say("")
-    say("mount table changes seen while the selftests ran (once a second;"
-        " 'running then' and 'at the last look' bracket the change):")
+    say("changes to the mount table, interface flags and RPC caches seen"
+        " while the selftests ran (once a second; 'running then' and 'at the"
+        " last look' bracket the change):")
     for line in watch:
         say("    " + line)
 elif watch is not None:
     say("")
-    say("mount table: no change seen while the selftests ran")
+    say("no change to the mount table, interface flags or RPC caches seen"
+        " while the selftests ran")
 
 # Skip reasons, grouped: a mount point /mnt/X (or /mnt/X-Y) and the word X
 # in the same reason become <fs>, so "N skips: <fs> is not mounted at
