@@ -535,7 +535,8 @@ TEST_F_TIMEOUT(nfs, btime, 120)
 	struct statx local, stx;
 
 	if (!statx_caps_kernel())
-		STATX_SKIP(return, "a kernel without the statx series: its NFS client does not ask for the birth time");
+		STATX_SKIP(return,
+			   "a kernel without the statx series: its NFS client does not ask for the birth time");
 	ASSERT_TRUE(statx_caps_field(variant->fstype, STATX_BTIME));
 	ASSERT_EQ(0, lstx(self->file, &local));
 	ASSERT_TRUE(local.stx_mask & STATX_BTIME)
@@ -633,7 +634,8 @@ TEST_F_TIMEOUT(nfs_dos, attributes, 120)
 	unsigned int i;
 
 	if (!statx_caps_kernel())
-		STATX_SKIP(return, "a kernel without the statx series: vfat reports no DOS attributes");
+		STATX_SKIP(return,
+			   "a kernel without the statx series: vfat reports no DOS attributes");
 	ASSERT_TRUE(statx_caps_attr("vfat", STATX_ATTR_HIDDEN));
 	for (i = 0; i < ARRAY_SIZE(dos_files); i++) {
 		snprintf(path, sizeof(path), "%s/%s", self->e.exp.mnt,
@@ -670,7 +672,8 @@ TEST_F_TIMEOUT(nfs_dos, change, 120)
 	int fd, pfd;
 
 	if (!statx_caps_kernel())
-		STATX_SKIP(return, "a kernel without the statx series: vfat reports no DOS attributes");
+		STATX_SKIP(return,
+			   "a kernel without the statx series: vfat reports no DOS attributes");
 	snprintf(path, sizeof(path), "%s/NONE", self->e.exp.mnt);
 	snprintf(npath, sizeof(npath), "%s/NONE", self->e.cached);
 	ASSERT_EQ(0, lstx(path, &local));
