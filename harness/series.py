@@ -7,7 +7,8 @@ The repository holds the series in two forms that together make each commit:
     diffs that *create* files left out (their names stay in the diffstat's
     "create mode" lines, which say which commit creates which file);
   - the created files themselves, at their kernel paths at the repository
-    root, in their final state.
+    root, in their final state (none, for a file a later patch deletes: the
+    deleting patch carries its last content).
 patches/series lists the patches in order.  The top-level MAINTAINERS holds
 the series' entry, copied from the tree's MAINTAINERS.
 
@@ -104,18 +105,24 @@ def load():
 
 def contents_at_creation(patches):
     """Content of each created file in the commit that creates it: the root
-    file with every later patch's hunks for it reverse-applied."""
+    file with every later patch's hunks for it reverse-applied.  A file that
+    a later patch deletes is not at the root: reverse-applying the deletion
+    brings it back as it was then."""
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         for i, p in enumerate(patches):
             for path, mode in p["creates"]:
                 src = os.path.join(REPO, path)
-                if not os.path.exists(src):
-                    die("%s creates %s, missing at the repository root"
-                        % (p["name"], path))
                 dst = os.path.join(tmp, path)
                 os.makedirs(os.path.dirname(dst), exist_ok=True)
-                shutil.copyfile(src, dst)
+                if os.path.exists(src):
+                    shutil.copyfile(src, dst)
+                elif not any(bpath == path and
+                             re.search(r"^deleted file mode", block, re.M)
+                             for later in patches[i + 1:]
+                             for bpath, block in later["blocks"]):
+                    die("%s creates %s, missing at the repository root"
+                        % (p["name"], path))
                 for later in reversed(patches[i + 1:]):
                     for bpath, block in later["blocks"]:
                         if bpath != path:
@@ -232,6 +239,11 @@ def regen():
         names.append(name)
     for path in sorted(new_created):
         dst = os.path.join(REPO, path)
+        if not git("ls-tree", "HEAD", "--", path).strip():
+            # Deleted by a later patch, which carries its last content.
+            if os.path.exists(dst):
+                os.unlink(dst)
+            continue
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         data = git("show", "HEAD:" + path, binary=True)
         with open(dst, "wb") as f:
@@ -239,7 +251,8 @@ def regen():
         mode = git("ls-tree", "HEAD", "--", path).split()[0]
         os.chmod(dst, 0o755 if mode == "100755" else 0o644)
     for path in sorted(old_created - new_created):
-        os.unlink(os.path.join(REPO, path))
+        if os.path.exists(os.path.join(REPO, path)):
+            os.unlink(os.path.join(REPO, path))
     with open(SERIES, "w") as f:
         f.write("# The statx series, in order; see README.md.\n")
         f.write("".join(n + "\n" for n in names))

@@ -55,31 +55,6 @@ static const char *const mkfs_ext4_verity[] = {
 static const char *const mkfs_xfs[] = { "mkfs.xfs", "-q", "-f", NULL };
 static const char *const mkfs_btrfs[] = { "mkfs.btrfs", "-q", "-f", NULL };
 
-/*
- * Enter a private mount namespace and mount a scratch filesystem there, or
- * say in @s->why why not: SCRATCH_LACKS for what the machine lacks, which
- * the caller skips for before it checks anything.
- */
-static enum statx_scratch_rc scratch(struct statx_scratch *s,
-				     const char *fstype,
-				     const char *const *mkfs, off_t size)
-{
-	int ret;
-
-	memset(s, 0, sizeof(*s));
-	if (geteuid() != 0) {
-		snprintf(s->why, sizeof(s->why), "making filesystems needs root");
-		return SCRATCH_LACKS;
-	}
-	ret = statx_private_ns();
-	if (ret) {
-		snprintf(s->why, sizeof(s->why), "private mount namespace: %s",
-			 strerror(-ret));
-		return SCRATCH_BROKEN;
-	}
-	return statx_scratch_mount(s, fstype, mkfs, size, 0, NULL);
-}
-
 /* Does the running kernel know filesystem type @type? */
 static bool fs_type_known(const char *type)
 {
@@ -241,7 +216,8 @@ FIXTURE_SETUP(iflags)
 {
 	enum statx_scratch_rc rc;
 
-	rc = scratch(&self->s, variant->fstype, variant->mkfs, variant->size);
+	rc = statx_scratch_make(&self->s, variant->fstype, variant->mkfs,
+				variant->size, 0, NULL);
 	if (rc == SCRATCH_LACKS)
 		STATX_SKIP(return, "%s", self->s.why);
 	ASSERT_EQ(SCRATCH_MOUNTED, rc) TH_LOG("%s", self->s.why);
@@ -408,7 +384,7 @@ static void ext4_feature_setup(struct __test_metadata *_metadata,
 	snprintf(path, sizeof(path), "/sys/fs/ext4/features/%s", feature);
 	if (access(path, F_OK))
 		STATX_SKIP(return, "the kernel has no %s (no %s)", config, path);
-	rc = scratch(s, "ext4", mkfs, 64 * MIB);
+	rc = statx_scratch_make(s, "ext4", mkfs, 64 * MIB, 0, NULL);
 	if (rc == SCRATCH_LACKS)
 		STATX_SKIP(return, "%s", s->why);
 	ASSERT_EQ(SCRATCH_MOUNTED, rc) TH_LOG("%s", s->why);
@@ -728,7 +704,8 @@ FIXTURE_SETUP(mount_root)
 {
 	enum statx_scratch_rc rc;
 
-	rc = scratch(&self->s, variant->fstype, variant->mkfs, variant->size);
+	rc = statx_scratch_make(&self->s, variant->fstype, variant->mkfs,
+				variant->size, 0, NULL);
 	if (rc == SCRATCH_LACKS)
 		STATX_SKIP(return, "%s", self->s.why);
 	ASSERT_EQ(SCRATCH_MOUNTED, rc) TH_LOG("%s", self->s.why);

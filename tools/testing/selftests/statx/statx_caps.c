@@ -14,15 +14,7 @@
 
 #include "../kselftest_harness.h"
 
-#define MIB		(1024 * 1024)
 #define REQUEST		(STATX_BASIC_STATS | CAPS_MASK)
-
-static const char *const mkfs_ext4[] = { "mkfs.ext4", "-q", "-F", NULL };
-static const char *const mkfs_xfs[] = { "mkfs.xfs", "-q", "-f", NULL };
-static const char *const mkfs_btrfs[] = { "mkfs.btrfs", "-q", "-f", NULL };
-static const char *const mkfs_vfat[] = { "mkfs.vfat", NULL };
-static const char *const mkfs_exfat[] = { "mkfs.exfat", NULL };
-static const char *const mkfs_ntfs[] = { "mkntfs", "-q", "-F", "-Q", NULL };
 
 static const struct {
 	__u64 bit;
@@ -62,21 +54,19 @@ FIXTURE(caps) {
 
 FIXTURE_VARIANT(caps) {
 	const char *fstype;
-	const char *const *mkfs;
-	off_t size;
 	const char *file;	/* a regular file the kernel makes, or NULL */
 };
 
 FIXTURE_VARIANT_ADD(caps, ext4) {
-	.fstype = "ext4", .mkfs = mkfs_ext4, .size = 64 * MIB,
+	.fstype = "ext4",
 };
 
 FIXTURE_VARIANT_ADD(caps, xfs) {
-	.fstype = "xfs", .mkfs = mkfs_xfs, .size = 320 * MIB,
+	.fstype = "xfs",
 };
 
 FIXTURE_VARIANT_ADD(caps, btrfs) {
-	.fstype = "btrfs", .mkfs = mkfs_btrfs, .size = 256 * MIB,
+	.fstype = "btrfs",
 };
 
 FIXTURE_VARIANT_ADD(caps, tmpfs) {
@@ -88,19 +78,19 @@ FIXTURE_VARIANT_ADD(caps, ramfs) {
 };
 
 FIXTURE_VARIANT_ADD(caps, vfat) {
-	.fstype = "vfat", .mkfs = mkfs_vfat, .size = 64 * MIB,
+	.fstype = "vfat",
 };
 
 FIXTURE_VARIANT_ADD(caps, msdos) {
-	.fstype = "msdos", .mkfs = mkfs_vfat, .size = 64 * MIB,
+	.fstype = "msdos",
 };
 
 FIXTURE_VARIANT_ADD(caps, exfat) {
-	.fstype = "exfat", .mkfs = mkfs_exfat, .size = 64 * MIB,
+	.fstype = "exfat",
 };
 
 FIXTURE_VARIANT_ADD(caps, ntfs3) {
-	.fstype = "ntfs3", .mkfs = mkfs_ntfs, .size = 64 * MIB,
+	.fstype = "ntfs3",
 };
 
 FIXTURE_VARIANT_ADD(caps, proc) {
@@ -114,18 +104,14 @@ FIXTURE_VARIANT_ADD(caps, sysfs) {
 FIXTURE_SETUP(caps)
 {
 	enum statx_scratch_rc rc;
-	int fd, ret;
+	int fd;
 
 	memset(&self->s, 0, sizeof(self->s));
 	if (geteuid() != 0)
 		STATX_SKIP(return, "making filesystems needs root");
 	if (!statx_caps_kernel())
 		STATX_SKIP(return, "no statx series: procfs files are not KERNEL_FILE");
-	ret = statx_private_ns();
-	ASSERT_EQ(0, ret) TH_LOG("private mount namespace: %s",
-				 strerror(-ret));
-	rc = statx_scratch_mount(&self->s, variant->fstype, variant->mkfs,
-				 variant->size, 0, NULL);
+	rc = statx_scratch_new(&self->s, variant->fstype, 0, NULL);
 	if (rc == SCRATCH_LACKS)
 		STATX_SKIP(return, "%s", self->s.why);
 	ASSERT_EQ(SCRATCH_MOUNTED, rc) TH_LOG("%s", self->s.why);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * statx(2) STATX_CHANGE_COOKIE and STATX_GEN on every filesystem the
- * harness mounts.
+ * statx(2) STATX_CHANGE_COOKIE and STATX_GEN on a filesystem of each type,
+ * which each case makes for itself in a private mount namespace
+ * (statx_scratch.h).
  *
  * The change cookie must be returned exactly by the filesystems that keep
  * it, and survive an unmount where the filesystem stores it.  The
@@ -23,7 +24,7 @@
 #include <sys/ioctl.h>
 #include <sys/klog.h>
 #include <sys/wait.h>
-#include "statx_remount.h"
+#include "statx_scratch.h"
 
 #include "../kselftest_harness.h"
 
@@ -40,50 +41,8 @@ static void strip_new(struct statx *stx)
 	memset((char *)stx + STX_COOKIE_OFF, 0, 16);
 }
 
-/* The source (a device, or a name), and mount flags, of the mount at @dir. */
-static bool mount_source(const char *dir, char *dev, size_t len,
-			 unsigned long *flags)
-{
-	struct statx_mount m;
-
-	if (!statx_mountinfo(dir, &m))
-		return false;
-	snprintf(dev, len, "%s", m.source);
-	*flags = statx_mount_flags(dir);
-	return true;
-}
-
-/*
- * Unmount @mnt and mount it again, so that every inode on it is read back
- * from the disk.  Returns 0, or a reason not to go on.
- */
-static const char *remount(const char *mnt, const char *fstype)
-{
-	char dev[PATH_MAX];
-	unsigned long flags;
-	int i;
-
-	if (geteuid() != 0)
-		return "remounting needs root";
-	if (!mount_source(mnt, dev, sizeof(dev), &flags) || dev[0] != '/')
-		return "no block device under the mount";
-	if (chdir("/"))
-		return "cannot leave the mount";
-	sync();
-	for (i = 0; umount(mnt); i++) {
-		if (errno != EBUSY || i == 20)
-			return "the filesystem cannot be unmounted (busy)";
-		usleep(100000);
-	}
-	if (mount(dev, mnt, fstype, flags, NULL)) {
-		ksft_print_msg("mount %s on %s: %s\n", dev, mnt,
-			       strerror(errno));
-		abort();	/* fails the test: the mount is gone */
-	}
-	return NULL;
-}
-
 FIXTURE(fs) {
+	struct statx_scratch s;
 	char dir[256];
 	char file[PATH_MAX];
 	char link[PATH_MAX];
@@ -95,13 +54,12 @@ FIXTURE(fs) {
  * What each filesystem returns.  "cookie": the change cookie (the
  * filesystems that keep it by the rules of the uapi header; xfs counts
  * access time updates and does not return it); "monotonic": it says the
- * cookie only grows; "remount": the test may unmount it (a block device)
- * and the cookie and generation are on disk; "gen": a generation that, with
+ * cookie only grows; "remount": the cookie and the generation are on its
+ * disk, and survive an unmount; "gen": a generation that, with
  * the inode number, names one inode; "ioctl": FS_IOC_GETVERSION.
  */
 FIXTURE_VARIANT(fs) {
 	const char *fstype;
-	const char *mnt;
 	bool cookie;
 	bool monotonic;
 	bool remount;
@@ -111,55 +69,57 @@ FIXTURE_VARIANT(fs) {
 };
 
 FIXTURE_VARIANT_ADD(fs, tmpfs) {
-	.fstype = "tmpfs", .mnt = STATX_TEST_ROOT "/tmpfs",
+	.fstype = "tmpfs",
 	.cookie = true, .monotonic = true, .gen = true,
 	.handle = HANDLE_SHMEM,
 };
 
 FIXTURE_VARIANT_ADD(fs, ext4) {
-	.fstype = "ext4", .mnt = STATX_TEST_ROOT "/ext4",
+	.fstype = "ext4",
 	.cookie = true, .remount = true, .gen = true, .ioctl = true,
 	.handle = HANDLE_INO32,
 };
 
 FIXTURE_VARIANT_ADD(fs, xfs) {
-	.fstype = "xfs", .mnt = STATX_TEST_ROOT "/xfs",
+	.fstype = "xfs",
 	.remount = true, .gen = true, .ioctl = true, .handle = HANDLE_XFS,
 };
 
 FIXTURE_VARIANT_ADD(fs, btrfs) {
-	.fstype = "btrfs", .mnt = STATX_TEST_ROOT "/btrfs",
+	.fstype = "btrfs",
 	.cookie = true, .remount = true, .gen = true, .ioctl = true,
 	.handle = HANDLE_BTRFS,
 };
 
 FIXTURE_VARIANT_ADD(fs, ntfs3) {
-	.fstype = "ntfs3", .mnt = STATX_TEST_ROOT "/ntfs3",
+	.fstype = "ntfs3",
 	.remount = true, .gen = true, .handle = HANDLE_INO32,
 };
 
 FIXTURE_VARIANT_ADD(fs, vfat) {
-	.fstype = "vfat", .mnt = STATX_TEST_ROOT "/vfat",
+	.fstype = "vfat",
 };
 
 FIXTURE_VARIANT_ADD(fs, msdos) {
-	.fstype = "msdos", .mnt = STATX_TEST_ROOT "/msdos",
+	.fstype = "msdos",
 };
 
 FIXTURE_VARIANT_ADD(fs, exfat) {
-	.fstype = "exfat", .mnt = STATX_TEST_ROOT "/exfat",
+	.fstype = "exfat",
 };
 
 FIXTURE_SETUP(fs)
 {
+	enum statx_scratch_rc rc;
 	int fd;
 
-	if (!statx_fs_mounted(variant->mnt, variant->fstype))
-		STATX_SKIP(return, "%s is not mounted at %s", variant->fstype,
-			   variant->mnt);
+	rc = statx_scratch_new(&self->s, variant->fstype, 0, NULL);
+	if (rc == SCRATCH_LACKS)
+		STATX_SKIP(return, "%s", self->s.why);
+	ASSERT_EQ(SCRATCH_MOUNTED, rc) TH_LOG("%s", self->s.why);
 	self->has_cookie = kernel_returns(STATX_CHANGE_COOKIE);
 	self->has_gen = kernel_returns(STATX_GEN);
-	snprintf(self->dir, sizeof(self->dir), "%s/cg.XXXXXX", variant->mnt);
+	snprintf(self->dir, sizeof(self->dir), "%s/cg.XXXXXX", self->s.mnt);
 	ASSERT_TRUE(!!mkdtemp(self->dir));
 	ASSERT_EQ(0, chmod(self->dir, 0755));
 	snprintf(self->file, sizeof(self->file), "%s/file", self->dir);
@@ -173,11 +133,12 @@ FIXTURE_SETUP(fs)
 
 FIXTURE_TEARDOWN(fs)
 {
-	if (!self->dir[0])
-		return;
-	unlink(self->link);
-	unlink(self->file);
-	rmdir(self->dir);
+	if (self->dir[0]) {
+		unlink(self->link);
+		unlink(self->file);
+		rmdir(self->dir);
+	}
+	statx_scratch_umount(&self->s);
 }
 
 /*
@@ -264,8 +225,7 @@ TEST_F(fs, presence)
 TEST_F(fs, remount)
 {
 	struct statx a, b;
-	const char *why;
-	int fd;
+	int fd, ret;
 
 	if (!self->has_cookie && !self->has_gen)
 		STATX_SKIP(return, "the kernel returns neither STATX_CHANGE_COOKIE nor STATX_GEN");
@@ -274,9 +234,11 @@ TEST_F(fs, remount)
 			   variant->fstype);
 
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, self->file, 0, ALL_MASK, &a));
-	why = remount(variant->mnt, variant->fstype);
-	if (why)
-		STATX_SKIP(return, "%s", why);
+	ASSERT_EQ(0, chdir("/"));
+	sync();
+	ret = statx_scratch_cycle(&self->s, variant->fstype, 0, NULL);
+	ASSERT_EQ(0, ret) TH_LOG("unmount and mount %s again: %s",
+				 variant->fstype, strerror(-ret));
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, self->file, 0, ALL_MASK, &b));
 	EXPECT_EQ(a.stx_ino, b.stx_ino);
 	EXPECT_EQ(a.stx_mask & NEW_BITS, b.stx_mask & NEW_BITS);
@@ -299,8 +261,6 @@ TEST_F(fs, remount)
  */
 TEST_F(fs, remount_in_place)
 {
-	char src[PATH_MAX];
-	unsigned long flags;
 	__u64 c0, c1;
 	int fd;
 
@@ -309,13 +269,10 @@ TEST_F(fs, remount_in_place)
 	if (!variant->cookie)
 		STATX_SKIP(return, "%s keeps no change counter",
 			   variant->fstype);
-	if (geteuid() != 0)
-		STATX_SKIP(return, "remounting needs root");
-	ASSERT_TRUE(mount_source(variant->mnt, src, sizeof(src), &flags));
 
 	c0 = get_cookie(_metadata, self->file);
-	ASSERT_EQ(0, mount(NULL, variant->mnt, NULL, MS_REMOUNT | flags, NULL))
-		TH_LOG("remount %s: %s", variant->mnt, strerror(errno));
+	ASSERT_EQ(0, mount(NULL, self->s.mnt, NULL, MS_REMOUNT, NULL))
+		TH_LOG("remount %s: %s", self->s.mnt, strerror(errno));
 	c1 = get_cookie(_metadata, self->file);
 	EXPECT_EQ(c0, c1);
 	fd = open(self->file, O_WRONLY | O_APPEND);

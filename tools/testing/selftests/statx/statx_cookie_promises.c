@@ -52,32 +52,6 @@ static const char *const mkfs_vfat[] = { "mkfs.vfat", NULL };
 static const char *const mkfs_exfat[] = { "mkfs.exfat", NULL };
 static const char *const mkfs_ntfs[] = { "mkntfs", "-q", "-F", "-Q", NULL };
 
-/*
- * Enter a private mount namespace and mount a scratch filesystem there, or
- * say in @s->why why not: SCRATCH_LACKS for what the machine lacks, which
- * the caller skips for before it checks anything.
- */
-static enum statx_scratch_rc scratch(struct statx_scratch *s,
-				     const char *fstype,
-				     const char *const *mkfs, off_t size,
-				     unsigned long flags)
-{
-	int ret;
-
-	memset(s, 0, sizeof(*s));
-	if (geteuid() != 0) {
-		snprintf(s->why, sizeof(s->why), "making filesystems needs root");
-		return SCRATCH_LACKS;
-	}
-	ret = statx_private_ns();
-	if (ret) {
-		snprintf(s->why, sizeof(s->why), "private mount namespace: %s",
-			 strerror(-ret));
-		return SCRATCH_BROKEN;
-	}
-	return statx_scratch_mount(s, fstype, mkfs, size, flags, NULL);
-}
-
 static int put_file(const char *path, const char *data, size_t len)
 {
 	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
@@ -144,8 +118,8 @@ FIXTURE_SETUP(lacks)
 	const char *m;
 	int ret;
 
-	rc = scratch(&self->s, variant->fstype, variant->mkfs, variant->size,
-		     variant->flags);
+	rc = statx_scratch_make(&self->s, variant->fstype, variant->mkfs,
+				variant->size, variant->flags, NULL);
 	if (rc == SCRATCH_LACKS)
 		STATX_SKIP(return, "%s", self->s.why);
 	ASSERT_EQ(SCRATCH_MOUNTED, rc) TH_LOG("%s", self->s.why);
@@ -307,8 +281,8 @@ FIXTURE_SETUP(keeps)
 	if (!kernel_returns(STATX_CHANGE_COOKIE) && !kernel_returns(STATX_GEN))
 		STATX_SKIP(return, "the kernel returns neither STATX_CHANGE_COOKIE nor STATX_GEN");
 	/* strictatime: every read updates the access time */
-	rc = scratch(&self->s, variant->fstype, variant->mkfs, variant->size,
-		     MS_STRICTATIME);
+	rc = statx_scratch_make(&self->s, variant->fstype, variant->mkfs,
+				variant->size, MS_STRICTATIME, NULL);
 	if (rc == SCRATCH_LACKS)
 		STATX_SKIP(return, "%s", self->s.why);
 	ASSERT_EQ(SCRATCH_MOUNTED, rc) TH_LOG("%s", self->s.why);
@@ -821,7 +795,7 @@ FIXTURE_SETUP(ext4_gen)
 
 	if (!kernel_returns(STATX_GEN))
 		STATX_SKIP(return, "the kernel does not return STATX_GEN");
-	rc = scratch(&self->s, "ext4", variant->mkfs, 64 * MIB, 0);
+	rc = statx_scratch_make(&self->s, "ext4", variant->mkfs, 64 * MIB, 0, NULL);
 	if (rc == SCRATCH_LACKS)
 		STATX_SKIP(return, "%s", self->s.why);
 	ASSERT_EQ(SCRATCH_MOUNTED, rc) TH_LOG("%s", self->s.why);

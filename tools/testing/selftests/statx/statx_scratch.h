@@ -27,11 +27,17 @@
 #include <sys/wait.h>
 #include <linux/loop.h>
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 extern char **environ;
 
 struct statx_scratch {
 	char dir[64];		/* the temporary directory */
 	char mnt[80];		/* dir/mnt, the mount point */
+	char dev[32];		/* the loop device, or the fstype */
+	int loop;		/* held open until statx_scratch_umount() */
 	char why[160];		/* why statx_scratch_mount() did not mount */
 };
 
@@ -79,7 +85,10 @@ static inline int statx_run(char *const argv[])
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
-/* Attach @img to a free loop device that clears itself; its fd or -errno. */
+/*
+ * Attach @img to a free loop device that clears itself once nothing holds
+ * it: its fd (open read-only), or -errno.
+ */
 static inline int statx_loop_attach(const char *img, char *dev, size_t len)
 {
 	struct loop_config cfg;
@@ -112,7 +121,14 @@ static inline int statx_loop_attach(const char *img, char *dev, size_t len)
 		close(fd);
 		return ret;
 	}
-	return fd;
+	/*
+	 * Held read-only from here: a writer could keep the device from
+	 * being mounted (CONFIG_BLK_DEV_WRITE_MOUNTED=n).
+	 */
+	ifd = open(dev, O_RDONLY | O_CLOEXEC);
+	ret = -errno;
+	close(fd);
+	return ifd < 0 ? ret : ifd;
 }
 
 /*
@@ -120,16 +136,19 @@ static inline int statx_loop_attach(const char *img, char *dev, size_t len)
  * @mkfs (a NULL-terminated argv, to which the image's name is appended)
  * makes in a file of @size bytes, or, with no @mkfs, on no device (tmpfs,
  * ramfs).  The caller is in a private namespace (statx_private_ns()).
+ * The loop device stays held until statx_scratch_umount(), so that the
+ * filesystem can be unmounted and mounted again from it.
  */
 static inline enum statx_scratch_rc
 statx_scratch_mount(struct statx_scratch *s, const char *fstype,
 		    const char *const *mkfs, off_t size, unsigned long flags,
 		    const char *data)
 {
-	char img[96], dev[32], *argv[16];
+	char img[96], *argv[16];
 	int fd = -1, n, ret;
 
 	memset(s, 0, sizeof(*s));
+	s->loop = -1;
 	snprintf(s->dir, sizeof(s->dir), "/tmp/statx-%s.XXXXXX", fstype);
 	if (!mkdtemp(s->dir)) {
 		snprintf(s->why, sizeof(s->why), "mkdtemp %s: %s", s->dir,
@@ -138,12 +157,13 @@ statx_scratch_mount(struct statx_scratch *s, const char *fstype,
 		return SCRATCH_BROKEN;
 	}
 	snprintf(s->mnt, sizeof(s->mnt), "%s/mnt", s->dir);
-	if (mkdir(s->mnt, 0755)) {
-		snprintf(s->why, sizeof(s->why), "mkdir %s: %s", s->mnt,
+	/* mkdtemp() made it 0700; other users of the test must get in. */
+	if (chmod(s->dir, 0755) || mkdir(s->mnt, 0755)) {
+		snprintf(s->why, sizeof(s->why), "%s: %s", s->mnt,
 			 strerror(errno));
 		return SCRATCH_BROKEN;
 	}
-	snprintf(dev, sizeof(dev), "%s", fstype);
+	snprintf(s->dev, sizeof(s->dev), "%s", fstype);
 	if (mkfs) {
 		snprintf(img, sizeof(img), "%s/img", s->dir);
 		fd = open(img, O_CREAT | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
@@ -165,7 +185,7 @@ statx_scratch_mount(struct statx_scratch *s, const char *fstype,
 				 "failed (too old for this use?)");
 			return SCRATCH_LACKS;
 		}
-		fd = statx_loop_attach(img, dev, sizeof(dev));
+		fd = statx_loop_attach(img, s->dev, sizeof(s->dev));
 		unlink(img);
 		if (fd < 0) {
 			snprintf(s->why, sizeof(s->why), "no loop device: %s",
@@ -173,9 +193,8 @@ statx_scratch_mount(struct statx_scratch *s, const char *fstype,
 			return SCRATCH_LACKS;
 		}
 	}
-	ret = mount(dev, s->mnt, fstype, flags, data) ? errno : 0;
-	if (fd >= 0)
-		close(fd);	/* the mount holds the loop device now */
+	s->loop = fd;	/* so that an unmount does not free the device */
+	ret = mount(s->dev, s->mnt, fstype, flags, data) ? errno : 0;
 	if (ret) {
 		snprintf(s->why, sizeof(s->why), "mount -t %s: %s", fstype,
 			 strerror(ret));
@@ -193,9 +212,106 @@ static inline void statx_scratch_umount(struct statx_scratch *s)
 	if (!s->dir[0])
 		return;
 	umount2(s->mnt, MNT_DETACH);
+	if (s->loop >= 0)
+		close(s->loop);
+	s->loop = -1;
 	rmdir(s->mnt);
 	rmdir(s->dir);
 	s->dir[0] = '\0';
+}
+
+/*
+ * Unmount the filesystem and mount it again from its device with @flags
+ * and @data, so that what the test reads next comes from the disk: 0, or
+ * -errno with the filesystem left unmounted (the namespace's end cleans
+ * up).
+ */
+static inline int statx_scratch_cycle(struct statx_scratch *s,
+				      const char *fstype, unsigned long flags,
+				      const char *data)
+{
+	int i;
+
+	if (s->loop < 0)
+		return -ENODEV;
+	for (i = 0; umount(s->mnt); i++) {
+		if (errno != EBUSY || i == 20)
+			return -errno;
+		usleep(100000);
+	}
+	return mount(s->dev, s->mnt, fstype, flags, data) ? -errno : 0;
+}
+
+/*
+ * As root, enter a private mount namespace (statx_private_ns()) and mount a
+ * new @fstype there (statx_scratch_mount()).  @s->why says why not:
+ * SCRATCH_LACKS for what the machine lacks, which the caller skips for
+ * before it checks anything.
+ */
+static inline enum statx_scratch_rc
+statx_scratch_make(struct statx_scratch *s, const char *fstype,
+		   const char *const *mkfs, off_t size, unsigned long flags,
+		   const char *data)
+{
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->loop = -1;
+	if (geteuid() != 0) {
+		snprintf(s->why, sizeof(s->why), "making filesystems needs root");
+		return SCRATCH_LACKS;
+	}
+	ret = statx_private_ns();
+	if (ret) {
+		snprintf(s->why, sizeof(s->why), "private mount namespace: %s",
+			 strerror(-ret));
+		return SCRATCH_BROKEN;
+	}
+	return statx_scratch_mount(s, fstype, mkfs, size, flags, data);
+}
+
+/*
+ * statx_scratch_make() with the options and the smallest size the statx
+ * selftests use for each filesystem type: a filesystem on no device
+ * (tmpfs, ramfs, proc, sysfs), or a disk filesystem made by its own mkfs.
+ */
+static inline enum statx_scratch_rc
+statx_scratch_new(struct statx_scratch *s, const char *fstype,
+		  unsigned long flags, const char *data)
+{
+	static const char *const ext4[] = { "mkfs.ext4", "-q", "-F", NULL };
+	static const char *const xfs[] = { "mkfs.xfs", "-q", "-f", NULL };
+	static const char *const btrfs[] = { "mkfs.btrfs", "-q", "-f", NULL };
+	static const char *const vfat[] = { "mkfs.vfat", NULL };
+	static const char *const exfat[] = { "mkfs.exfat", NULL };
+	static const char *const ntfs[] = { "mkntfs", "-q", "-F", "-Q", NULL };
+	static const struct {
+		const char *fstype;
+		const char *const *mkfs;
+		off_t size;
+	} kinds[] = {
+		{ "tmpfs", NULL, 0 },
+		{ "ramfs", NULL, 0 },
+		{ "proc", NULL, 0 },
+		{ "sysfs", NULL, 0 },
+		{ "ext4", ext4, 64 << 20 },
+		{ "xfs", xfs, 320 << 20 },	/* mkfs.xfs's smallest */
+		{ "btrfs", btrfs, 256 << 20 },
+		{ "vfat", vfat, 64 << 20 },
+		{ "msdos", vfat, 64 << 20 },
+		{ "exfat", exfat, 64 << 20 },
+		{ "ntfs3", ntfs, 64 << 20 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (!strcmp(kinds[i].fstype, fstype))
+			return statx_scratch_make(s, fstype, kinds[i].mkfs,
+						  kinds[i].size, flags, data);
+	memset(s, 0, sizeof(*s));
+	s->loop = -1;
+	snprintf(s->why, sizeof(s->why), "no recipe for %s", fstype);
+	return SCRATCH_BROKEN;
 }
 
 #endif /* STATX_SCRATCH_H */
