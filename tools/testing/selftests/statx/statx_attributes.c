@@ -395,17 +395,6 @@ FIXTURE(encrypted) {
 	__u8 id[FSCRYPT_KEY_IDENTIFIER_SIZE];
 };
 
-FIXTURE_SETUP(encrypted)
-{
-	ext4_feature_setup(_metadata, &self->s, "encryption",
-			   mkfs_ext4_encrypt, "CONFIG_FS_ENCRYPTION");
-}
-
-FIXTURE_TEARDOWN(encrypted)
-{
-	statx_scratch_umount(&self->s);
-}
-
 /* Add a v2 key to the filesystem at @mnt; its identifier in @id. */
 static void add_key(struct __test_metadata *_metadata, const char *mnt,
 		    __u8 *id)
@@ -442,6 +431,76 @@ static void expect_encrypt_fl(struct __test_metadata *_metadata,
 		TH_LOG("%s: FS_IOC_GETFLAGS %#x", path, flags);
 }
 
+/* fscrypt's default v2 policy, but for the key's identifier */
+static const struct fscrypt_policy_v2 default_v2 = {
+	.version = FSCRYPT_POLICY_V2,
+	.contents_encryption_mode = FSCRYPT_MODE_AES_256_XTS,
+	.filenames_encryption_mode = FSCRYPT_MODE_AES_256_CTS,
+	.flags = FSCRYPT_POLICY_FLAGS_PAD_32,
+};
+
+/*
+ * Make a file in a directory under the default v2 policy, then remove both
+ * and the key: 0, or the errno that stopped the file (ENOPKG: the kernel
+ * lacks a crypto algorithm of the policy and could not load it).
+ */
+static int try_encryption(struct __test_metadata *_metadata, const char *mnt)
+{
+	struct fscrypt_policy_v2 policy = default_v2;
+	struct fscrypt_remove_key_arg rm;
+	char dir[128], file[160];
+	int fd, err = 0;
+
+	snprintf(dir, sizeof(dir), "%s/probe", mnt);
+	snprintf(file, sizeof(file), "%s/file", dir);
+	memset(&rm, 0, sizeof(rm));
+	rm.key_spec.type = FSCRYPT_KEY_SPEC_TYPE_IDENTIFIER;
+	add_key(_metadata, mnt, rm.key_spec.u.identifier);
+	memcpy(policy.master_key_identifier, rm.key_spec.u.identifier,
+	       FSCRYPT_KEY_IDENTIFIER_SIZE);
+	ASSERT_EQ(0, mkdir(dir, 0755));
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, FS_IOC_SET_ENCRYPTION_POLICY, &policy))
+		TH_LOG("FS_IOC_SET_ENCRYPTION_POLICY: %s", strerror(errno));
+	close(fd);
+	fd = open(file, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		err = errno;
+	} else {
+		close(fd);
+		ASSERT_EQ(0, unlink(file));
+	}
+	ASSERT_EQ(0, rmdir(dir));
+	fd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, FS_IOC_REMOVE_ENCRYPTION_KEY, &rm))
+		TH_LOG("FS_IOC_REMOVE_ENCRYPTION_KEY: %s", strerror(errno));
+	close(fd);
+	return err;
+}
+
+FIXTURE_SETUP(encrypted)
+{
+	int err;
+
+	ext4_feature_setup(_metadata, &self->s, "encryption",
+			   mkfs_ext4_encrypt, "CONFIG_FS_ENCRYPTION");
+	if (_metadata->exit_code)
+		return;
+	err = try_encryption(_metadata, self->s.mnt);
+	if (err == ENOPKG)
+		STATX_SKIP(return,
+			   "the kernel cannot load the ciphers of fscrypt's default v2 policy (AES-256-XTS, AES-256-CTS)");
+	ASSERT_EQ(0, err) TH_LOG("a file in an encrypted directory: %s",
+				 strerror(err));
+}
+
+FIXTURE_TEARDOWN(encrypted)
+{
+	statx_scratch_umount(&self->s);
+}
+
 #define ENC	STATX_ATTR_ENCRYPTED, "STATX_ATTR_ENCRYPTED"
 
 /*
@@ -452,12 +511,7 @@ static void expect_encrypt_fl(struct __test_metadata *_metadata,
  */
 TEST_F_TIMEOUT(encrypted, policy_v2, 120)
 {
-	struct fscrypt_policy_v2 policy = {
-		.version = FSCRYPT_POLICY_V2,
-		.contents_encryption_mode = FSCRYPT_MODE_AES_256_XTS,
-		.filenames_encryption_mode = FSCRYPT_MODE_AES_256_CTS,
-		.flags = FSCRYPT_POLICY_FLAGS_PAD_32,
-	};
+	struct fscrypt_policy_v2 policy = default_v2;
 	struct fscrypt_get_policy_ex_arg got;
 	struct fscrypt_remove_key_arg rm;
 	char dir[128], file[160], sub[160], link[160], plain[128];
