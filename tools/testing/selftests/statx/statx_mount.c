@@ -9,6 +9,7 @@
  */
 #include "statx_helpers.h"
 
+#include <sched.h>
 #include <sys/ioctl.h>
 #include <linux/btrfs.h>
 #include <linux/btrfs_tree.h>
@@ -365,6 +366,8 @@ TEST_F(mnt, subvol)
 /*
  * Bind mounts of a directory and of a file are mount roots while they
  * are mounted, and have the new mount's ID; their source is not a root.
+ * They are made in a mount namespace of the test's own, where the mount
+ * under test has another ID, so that no other process sees them.
  */
 TEST_F(mnt, bind_mount_root)
 {
@@ -375,6 +378,10 @@ TEST_F(mnt, bind_mount_root)
 
 	if (geteuid())
 		STATX_SKIP(return, "bind mounts need CAP_SYS_ADMIN");
+	ASSERT_EQ(0, unshare(CLONE_NEWNS));
+	ASSERT_EQ(0, syscall(__NR_mount, NULL, "/", NULL, MS_REC | MS_PRIVATE,
+			     NULL));
+	ASSERT_TRUE(statx_mountinfo(self->root, &self->m));
 	snprintf(src, sizeof(src), "%s/src", self->dir);
 	snprintf(dst, sizeof(dst), "%s/dst", self->dir);
 	snprintf(fsrc, sizeof(fsrc), "%s/fsrc", self->dir);
