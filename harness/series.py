@@ -239,7 +239,8 @@ def regen():
         names.append(name)
     for path in sorted(new_created):
         dst = os.path.join(REPO, path)
-        if not git("ls-tree", "HEAD", "--", path).strip():
+        entry = git("ls-tree", "HEAD", "--", path).split()
+        if not entry:
             # Deleted by a later patch, which carries its last content.
             if os.path.exists(dst):
                 os.unlink(dst)
@@ -248,8 +249,7 @@ def regen():
         data = git("show", "HEAD:" + path, binary=True)
         with open(dst, "wb") as f:
             f.write(data)
-        mode = git("ls-tree", "HEAD", "--", path).split()[0]
-        os.chmod(dst, 0o755 if mode == "100755" else 0o644)
+        os.chmod(dst, 0o755 if entry[0] == "100755" else 0o644)
     for path in sorted(old_created - new_created):
         if os.path.exists(os.path.join(REPO, path)):
             os.unlink(os.path.join(REPO, path))
