@@ -131,13 +131,9 @@ FIXTURE_SETUP(fs)
 	ASSERT_EQ(0, close(fd));
 }
 
+/* The files go with the filesystem. */
 FIXTURE_TEARDOWN(fs)
 {
-	if (self->dir[0]) {
-		unlink(self->link);
-		unlink(self->file);
-		rmdir(self->dir);
-	}
 	statx_scratch_umount(&self->s);
 }
 
@@ -441,8 +437,6 @@ TEST_F(fs, gen_for_anyone)
 	if (!variant->gen)
 		STATX_SKIP(return, "%s keeps no stable generation",
 			   variant->fstype);
-	if (geteuid() != 0)
-		STATX_SKIP(return, "switching to uid %d needs root", NOBODY);
 	chmod(self->file, 0600);
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, self->file, 0, ALL_MASK, &root));
 	if ((root.stx_mode & 0777) != 0600 || root.stx_uid != 0)
