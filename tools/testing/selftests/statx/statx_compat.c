@@ -201,10 +201,9 @@ FIXTURE_SETUP(compat)
 	int ret = statx_objects_make(&self->o, variant->fs, "compat", true);
 
 	if (ret > 0)
-		STATX_SKIP(return, "%s is not mounted at %s",
-			   variant->fs->fstype, self->o.root);
+		STATX_SKIP(return, "%s", self->o.why);
 	ASSERT_EQ(0, ret) {
-		TH_LOG("making the objects: %s", strerror(errno));
+		TH_LOG("%s", self->o.why);
 	}
 }
 
@@ -237,5 +236,6 @@ int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], DUMP_ARG))
 		return dump_main();
+	statx_fs_namespace();
 	return test_harness_run(argc, argv);
 }

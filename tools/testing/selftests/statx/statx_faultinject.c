@@ -141,47 +141,24 @@ FIXTURE(fi) {
 };
 
 FIXTURE_VARIANT(fi) {
-	const char *fstype;
-	const char *mnt;
+	const struct statx_fs *fs;
 	bool unstable_ino;	/* a new inode number after eviction */
 };
 
-FIXTURE_VARIANT_ADD(fi, tmpfs) {
-	.fstype = "tmpfs", .mnt = STATX_TEST_ROOT "/tmpfs",
-};
-
-FIXTURE_VARIANT_ADD(fi, ext4) {
-	.fstype = "ext4", .mnt = STATX_TEST_ROOT "/ext4",
-};
-
-FIXTURE_VARIANT_ADD(fi, xfs) {
-	.fstype = "xfs", .mnt = STATX_TEST_ROOT "/xfs",
-};
-
-FIXTURE_VARIANT_ADD(fi, btrfs) {
-	.fstype = "btrfs", .mnt = STATX_TEST_ROOT "/btrfs",
-};
-
-FIXTURE_VARIANT_ADD(fi, vfat) {
-	.fstype = "vfat", .mnt = STATX_TEST_ROOT "/vfat", .unstable_ino = true,
-};
-
-FIXTURE_VARIANT_ADD(fi, msdos) {
-	.fstype = "msdos", .mnt = STATX_TEST_ROOT "/msdos", .unstable_ino = true,
-};
-
-FIXTURE_VARIANT_ADD(fi, exfat) {
-	.fstype = "exfat", .mnt = STATX_TEST_ROOT "/exfat", .unstable_ino = true,
-};
-
-FIXTURE_VARIANT_ADD(fi, ntfs3) {
-	.fstype = "ntfs3", .mnt = STATX_TEST_ROOT "/ntfs3",
-};
+FIXTURE_VARIANT_ADD(fi, tmpfs) { .fs = STATX_FS(TMPFS) };
+FIXTURE_VARIANT_ADD(fi, ext4) { .fs = STATX_FS(EXT4) };
+FIXTURE_VARIANT_ADD(fi, xfs) { .fs = STATX_FS(XFS) };
+FIXTURE_VARIANT_ADD(fi, btrfs) { .fs = STATX_FS(BTRFS) };
+FIXTURE_VARIANT_ADD(fi, vfat) { .fs = STATX_FS(VFAT), .unstable_ino = true };
+FIXTURE_VARIANT_ADD(fi, msdos) { .fs = STATX_FS(MSDOS), .unstable_ino = true };
+FIXTURE_VARIANT_ADD(fi, exfat) { .fs = STATX_FS(EXFAT), .unstable_ino = true };
+FIXTURE_VARIANT_ADD(fi, ntfs3) { .fs = STATX_FS(NTFS3) };
 
 FIXTURE_SETUP(fi)
 {
 	struct fi_state *s = &self->s;
-	char name[16];
+	enum statx_verdict v;
+	char name[16], why[160];
 	unsigned int i;
 
 	s->dirfd = -1;
@@ -197,18 +174,17 @@ FIXTURE_SETUP(fi)
 			   DEBUGFS);
 	if (geteuid())
 		STATX_SKIP(return, "fault injection needs root");
-	if (!statx_fs_mounted(variant->mnt, variant->fstype))
-		STATX_SKIP(return, "%s is not mounted at %s", variant->fstype,
-			   variant->mnt);
+	v = statx_fs_mkdtemp(variant->fs, "fi", s->dir, sizeof(s->dir), why,
+			     sizeof(why));
+	if (v == STATX_CANNOT)
+		STATX_SKIP(return, "%s", why);
+	ASSERT_EQ(STATX_GO_ON, v) TH_LOG("%s", why);
 
 	for (i = 0; i < NR_KNOBS; i++)
 		s->have_saved[i] = !knob_read(knob_files[i], s->saved[i],
 						 sizeof(s->saved[i]));
 	s->ready = true;
 
-	snprintf(s->dir, sizeof(s->dir), "%s/fi%05d", variant->mnt,
-		 getpid() % 100000);
-	ASSERT_EQ(0, mkdir(s->dir, 0755)) TH_LOG("mkdir %s: %m", s->dir);
 	s->dirfd = open(s->dir, O_RDONLY | O_DIRECTORY);
 	ASSERT_LE(0, s->dirfd);
 	s->stable_ino = !variant->unstable_ino;
@@ -386,9 +362,9 @@ TEST_F_TIMEOUT(fi, fail_nth, 120)
 					     MAX_NTH);
 	}
 	ksft_print_msg("%s fail-nth: %u injection points (fresh name), %u (evicted file)%s\n",
-		       variant->fstype, sites[0], sites[1],
+		       variant->fs->name, sites[0], sites[1],
 		       s->drop < 0 ? " (no drop_caches: not evicted)" : "");
-	print_outcomes(s, variant->fstype, "fail-nth");
+	print_outcomes(s, variant->fs->name, "fail-nth");
 	/* The path name buffer is the first allocation: it must fail. */
 	EXPECT_LT(0, s->enomem[0]);
 }
@@ -421,8 +397,12 @@ TEST_F_TIMEOUT(fi, random, 120)
 			      "random");
 	}
 	ASSERT_EQ(0, knobs_aim("0"));
-	print_outcomes(s, variant->fstype, "random 20%");
+	print_outcomes(s, variant->fs->name, "random 20%");
 	EXPECT_LT(0, s->enomem[0] + s->enomem[1]);
 }
 
-TEST_HARNESS_MAIN
+int main(int argc, char **argv)
+{
+	statx_fs_namespace();
+	return test_harness_run(argc, argv);
+}

@@ -6,10 +6,11 @@
  * arguments drawn from a seeded generator (STATX_FUZZ_SEED): directory fds
  * of every kind, paths from a corpus (empty, NULL, bad pointers, "/",
  * "..", names at and beyond NAME_MAX and PATH_MAX, symlink loops, chains
- * and dangling links made here, files on each filesystem under /mnt,
- * /proc/self/ and /sys/kernel/), random flag and mask words, and result
- * buffers that are NULL, unmapped, read-only, misaligned or straddle a
- * page boundary into a PROT_NONE page.
+ * and dangling links made here, files on each filesystem the program
+ * makes in its own mount namespace, /proc/self/ and /sys/kernel/), random
+ * flag and mask words, and result buffers that are NULL, unmapped,
+ * read-only, misaligned or straddle a page boundary into a PROT_NONE
+ * page.
  *
  * For every call a model of statx() predicts the set of acceptable
  * outcomes.  When an input is wrong in exactly one way, the set is the one
@@ -377,33 +378,36 @@ static void add_absolute(struct fuzz *f)
 	add_fmt(f, OK, OK, "%s/c0", f->w);
 }
 
-/* Each filesystem mounted under /mnt: a small tree of its own. */
-static void add_mounted(struct fuzz *f)
+/*
+ * Each filesystem of statx_filesystems[] the machine can make: a small tree
+ * of its own.  Those it cannot make are left out, with a line saying why.
+ */
+static void add_filesystems(struct __test_metadata *_metadata,
+			    struct fuzz *f)
 {
-	struct dirent *de;
-	DIR *dir = opendir(STATX_TEST_ROOT);
-	char m[PATH_MAX], d[PATH_MAX + 16], p[PATH_MAX + 32];
+	char m[PATH_MAX], d[PATH_MAX + 16], p[PATH_MAX + 32], why[160];
+	unsigned int i;
 	int fd;
 
-	if (!dir)
-		return;
-	while ((de = readdir(dir)) && f->nfsdirs < MAX_FS) {
-		struct statx stx;
+	for (i = 0; i < ARRAY_SIZE(statx_filesystems) && f->nfsdirs < MAX_FS;
+	     i++) {
+		const struct statx_fs *fs = &statx_filesystems[i];
+		enum statx_verdict v;
 		uint64_t tl;
 
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(m, sizeof(m), STATX_TEST_ROOT "/%s", de->d_name);
-		if (sys_statx(AT_FDCWD, m, AT_SYMLINK_NOFOLLOW, STATX_TYPE,
-			      &stx) || !S_ISDIR(stx.stx_mode) ||
-		    !(stx.stx_attributes & STATX_ATTR_MOUNT_ROOT))
-			continue;
-		add_str(f, m, OK, OK);
-		/* 8.3 names, so msdos stores them as given. */
-		snprintf(d, sizeof(d), "%s/fz%05d", m, getpid() % 100000);
-		if (mkdir(d, 0755))
+		/*
+		 * msdos stores "fz.XXXXXX" as FZ.XXX and finds the name
+		 * again the same way (check=normal truncates).
+		 */
+		v = statx_fs_mkdtemp(fs, "fz", d, sizeof(d), why, sizeof(why));
+		if (v == STATX_CANNOT)
+			ksft_print_msg("%s left out: %s\n", fs->name, why);
+		EXPECT_NE(STATX_FAILED, v) TH_LOG("%s", why);
+		if (v != STATX_GO_ON)
 			continue;
 		created(f, d, true);
+		statx_fs_root(fs, m, sizeof(m));
+		add_str(f, m, OK, OK);
 		snprintf(p, sizeof(p), "%s/f.dat", d);
 		fd = open(p, O_CREAT | O_WRONLY | O_EXCL, 0644);
 		if (fd < 0)
@@ -440,7 +444,6 @@ static void add_mounted(struct fuzz *f)
 			add_str(f, p, E(ENOENT), OK);
 		}
 	}
-	closedir(dir);
 }
 
 /*
@@ -540,7 +543,7 @@ FIXTURE_SETUP(fuzz)
 	ASSERT_EQ(0, close(f->closedfd));
 	add_relative(f);
 	add_absolute(f);
-	add_mounted(f);
+	add_filesystems(_metadata, f);
 	add_proc_sys(f);
 	add_bad_pointers(f);
 	ASSERT_LT(f->np, MAX_PENTS);
@@ -891,10 +894,10 @@ TEST_F_TIMEOUT(fuzz, random_calls, 900)
 
 	r.s = splitmix64(&seed) | 1;
 	f->max_reports = env_ull("STATX_FUZZ_REPORTS", 20);
-	ksft_print_msg("seed %#llx, %lu calls, corpus of %d paths, %d filesystems under %s\n",
+	ksft_print_msg("seed %#llx, %lu calls, corpus of %d paths, %d filesystems\n",
 		       (unsigned long long)env_ull("STATX_FUZZ_SEED",
 						  FUZZ_DEFAULT_SEED),
-		       count, f->np, f->nfsdirs, STATX_TEST_ROOT);
+		       count, f->np, f->nfsdirs);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < count; i++) {
 		char why[256] = "";
@@ -964,4 +967,8 @@ TEST_F_TIMEOUT(fuzz, random_calls, 900)
 	EXPECT_EQ(count, f->calls);
 }
 
-TEST_HARNESS_MAIN
+int main(int argc, char **argv)
+{
+	statx_fs_namespace();
+	return test_harness_run(argc, argv);
+}

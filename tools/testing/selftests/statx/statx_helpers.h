@@ -29,6 +29,8 @@
 #include <sys/wait.h>
 #include <linux/stat.h>
 
+#include "statx_scratch.h"
+
 #ifndef __NR_statx
 #if defined(__x86_64__)
 #define __NR_statx 332
@@ -85,13 +87,19 @@ static inline int sys_statx(int dfd, const char *path, unsigned int flags,
 }
 
 /*
- * Where the test harness mounts each filesystem in the guest.  A test on a
- * filesystem that is not mounted there is skipped, so the suite also runs
- * (mostly skipped) on a development machine.
+ * Where the test harness mounts the disk images it makes on the host, for
+ * the tests that need an image written by another system's tools.  A test
+ * of such an image that is not mounted there is skipped.
  */
 #ifndef STATX_TEST_ROOT
 #define STATX_TEST_ROOT "/mnt"
 #endif
+
+/*
+ * Where a program makes the filesystems of statx_filesystems[] that its
+ * tests visit, in a mount namespace of its own (statx_fs_namespace()).
+ */
+#define STATX_FS_ROOT "/tmp/statx-fs"
 
 /* One line of /proc/self/mountinfo. */
 struct statx_mount {
@@ -146,11 +154,11 @@ static inline bool statx_fs_mounted(const char *dir, const char *fstype)
 }
 
 /*
- * The filesystems the harness mounts, with what each can store.  A
- * fixture takes one of them per variant, as STATX_FS(EXT4) for instance.
+ * The filesystems the tests visit, with what each can store.  A fixture
+ * takes one of them per variant, as STATX_FS(EXT4) for instance.
  */
 struct statx_fs {
-	const char *name;	/* mounted at STATX_TEST_ROOT "/" name */
+	const char *name;	/* its statx_scratch_recipe() */
 	const char *fstype;
 	unsigned int lacks;	/* STATX_BASIC_STATS bits it does not return */
 	bool btime;		/* stores a birth time (ext4: see statx_ext4_sb) */
@@ -184,7 +192,7 @@ static const struct statx_fs statx_filesystems[] = {
 	[STATX_FS_EXT4] = {
 		.name = "ext4", .fstype = "ext4", .bdev = true,
 	},
-	/* ext4 with 128-byte inodes on a disk with 4096-byte sectors */
+	/* ext4 with 128-byte inodes on a device with 4096-byte sectors */
 	[STATX_FS_EXT4_LBS4K] = {
 		.name = "ext4-lbs4k", .fstype = "ext4", .bdev = true,
 	},
@@ -229,33 +237,98 @@ static const struct statx_fs statx_filesystems[] = {
 /* The entry of statx_filesystems[] for STATX_FS_@name */
 #define STATX_FS(name) (&statx_filesystems[STATX_FS_##name])
 
-/* Where @fs is mounted. */
-static inline void statx_fs_root(const struct statx_fs *fs, char *buf,
-				 size_t len)
+/* What statx_fs_namespace() found: 0, or -errno. */
+static inline int *statx_fs_ns(void)
 {
-	snprintf(buf, len, "%s/%s", STATX_TEST_ROOT, fs->name);
+	static int err = -ESRCH;	/* statx_fs_namespace() did not run */
+
+	return &err;
 }
 
 /*
- * Make a fresh directory "@what.XXXXXX" on @fs, mode 0755.  Returns false
- * (and leaves @dir empty) when @fs is not mounted.
+ * Called by main() of a program whose tests visit statx_filesystems[],
+ * before the tests run: as root, move the program into a mount namespace
+ * of its own with a tmpfs of its own on /tmp (statx_private_ns()).  Each
+ * test runs in a child process of the program, in that namespace; the
+ * first to visit a filesystem makes it there (statx_fs_mkdtemp()), and the
+ * tests after it visit the same one.  Nothing outside the namespace is
+ * mounted or written, and everything in it goes when the program exits.
  */
-static inline bool statx_fs_mkdtemp(const struct statx_fs *fs,
-				    const char *what, char *dir, size_t len)
+static inline void statx_fs_namespace(void)
 {
-	char root[64];
+	int *err = statx_fs_ns();
+
+	*err = geteuid() ? -EPERM : statx_private_ns();
+	if (!*err && mkdir(STATX_FS_ROOT, 0755))
+		*err = -errno;
+}
+
+/* Where @fs is mounted once statx_fs_mkdtemp() has made it. */
+static inline void statx_fs_root(const struct statx_fs *fs, char *buf,
+				 size_t len)
+{
+	snprintf(buf, len, "%s/%s/mnt", STATX_FS_ROOT, fs->name);
+}
+
+/*
+ * Make a fresh directory "@what.XXXXXX", mode 0755, on @fs, making @fs
+ * first if no test of the program has.  Returns STATX_GO_ON with the
+ * directory in @dir; otherwise @dir is empty and @why says why:
+ * STATX_CANNOT for what the machine or the kernel lacks (root, a mkfs
+ * program, the filesystem type), STATX_FAILED for a failure.
+ */
+static inline enum statx_verdict
+statx_fs_mkdtemp(const struct statx_fs *fs, const char *what, char *dir,
+		 size_t len, char *why, size_t whylen)
+{
+	const struct statx_scratch_recipe *r = statx_scratch_recipe(fs->name);
+	int err = *statx_fs_ns();
+	enum statx_scratch_rc rc;
+	struct statx_scratch s;
 
 	dir[0] = '\0';
-	statx_fs_root(fs, root, sizeof(root));
-	if (!statx_fs_mounted(root, fs->fstype))
-		return false;
-	snprintf(dir, len, "%s/%s.XXXXXX", root, what);
-	if (!mkdtemp(dir)) {
-		dir[0] = '\0';
-		return false;
+	if (err == -EPERM) {
+		snprintf(why, whylen, "making a %s needs root", fs->name);
+		return STATX_CANNOT;
 	}
-	chmod(dir, 0755);
-	return true;
+	if (err == -ESRCH) {
+		snprintf(why, whylen, "main() did not call statx_fs_namespace()");
+		return STATX_FAILED;
+	}
+	if (err || !r) {
+		snprintf(why, whylen, "%s: %s", err ? "own mount namespace" :
+			 "no recipe", err ? strerror(-err) : fs->name);
+		return STATX_FAILED;
+	}
+	memset(&s, 0, sizeof(s));
+	snprintf(s.dir, sizeof(s.dir), "%s/%s", STATX_FS_ROOT, fs->name);
+	statx_fs_root(fs, s.mnt, sizeof(s.mnt));
+	if (!statx_fs_mounted(s.mnt, fs->fstype)) {
+		if (mkdir(s.dir, 0755) && errno != EEXIST) {
+			snprintf(why, whylen, "mkdir %s: %s", s.dir,
+				 strerror(errno));
+			return STATX_FAILED;
+		}
+		rc = statx_scratch_mount_in(&s, r, 0, NULL);
+		if (rc != SCRATCH_MOUNTED) {
+			snprintf(why, whylen, "%s", s.why);
+			/* so that the next test tries again */
+			statx_scratch_umount(&s);
+			return rc == SCRATCH_LACKS ? STATX_CANNOT :
+						     STATX_FAILED;
+		}
+		/* The mount holds the device until the namespace goes. */
+		if (s.loop >= 0)
+			close(s.loop);
+	}
+	snprintf(dir, len, "%s/%s.XXXXXX", s.mnt, what);
+	if (!mkdtemp(dir) || chmod(dir, 0755)) {
+		snprintf(why, whylen, "mkdtemp on %s: %s", fs->name,
+			 strerror(errno));
+		dir[0] = '\0';
+		return STATX_FAILED;
+	}
+	return STATX_GO_ON;
 }
 
 static inline int statx_rm_one(const char *path, const struct stat *st,
@@ -703,6 +776,7 @@ static inline unsigned int statx_make_objects(const char *root,
 struct statx_objects {
 	char root[64];
 	char dir[128];
+	char why[160];		/* why statx_objects_make() did not */
 	char paths[STATX_MAX_OBJECTS][256];
 	unsigned int npaths;
 	int fd;
@@ -712,8 +786,8 @@ struct statx_objects {
 
 /*
  * Fill @o for @fs, in a directory named after @what.  Returns 0; 1 when
- * @fs is not mounted (@o->root says where it was looked for); -1 with
- * errno set on an error.  statx_objects_free() undoes it in every case.
+ * @fs cannot be made here, -1 on an error, with @o->why saying why.
+ * statx_objects_free() undoes it in every case.
  */
 static inline int statx_objects_make(struct statx_objects *o,
 				     const struct statx_fs *fs,
@@ -726,13 +800,25 @@ static inline int statx_objects_make(struct statx_objects *o,
 	o->fd = -1;
 	statx_fs_root(fs, o->root, sizeof(o->root));
 	o->reqs = calloc(STATX_MAX_REQS, sizeof(*o->reqs));
-	if (!o->reqs)
+	if (!o->reqs) {
+		snprintf(o->why, sizeof(o->why), "%s", strerror(errno));
 		return -1;
-	if (!statx_fs_mkdtemp(fs, what, o->dir, sizeof(o->dir)))
+	}
+	switch (statx_fs_mkdtemp(fs, what, o->dir, sizeof(o->dir), o->why,
+				 sizeof(o->why))) {
+	case STATX_GO_ON:
+		break;
+	case STATX_CANNOT:
 		return 1;
-	o->npaths = statx_make_objects(o->root, o->dir, o->paths, &o->fd);
-	if (!o->npaths)
+	default:
 		return -1;
+	}
+	o->npaths = statx_make_objects(o->root, o->dir, o->paths, &o->fd);
+	if (!o->npaths) {
+		snprintf(o->why, sizeof(o->why), "making the objects: %s",
+			 strerror(errno));
+		return -1;
+	}
 	for (i = 0; i < o->npaths; i++)
 		paths[i] = o->paths[i];
 	o->nreqs = statx_reqs(o->reqs, paths, o->npaths, o->fd, null_path);

@@ -87,9 +87,11 @@ static inline int statx_run(char *const argv[])
 
 /*
  * Attach @img to a free loop device that clears itself once nothing holds
- * it: its fd (open read-only), or -errno.
+ * it, with logical blocks of @block_size bytes (0: the default, 512): its
+ * fd (open read-only), or -errno.
  */
-static inline int statx_loop_attach(const char *img, char *dev, size_t len)
+static inline int statx_loop_attach(const char *img, unsigned int block_size,
+				    char *dev, size_t len)
 {
 	struct loop_config cfg;
 	int ctl, nr, fd, ifd, ret;
@@ -114,6 +116,7 @@ static inline int statx_loop_attach(const char *img, char *dev, size_t len)
 	}
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.fd = ifd;
+	cfg.block_size = block_size;
 	cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR;
 	ret = ioctl(fd, LOOP_CONFIGURE, &cfg) ? -errno : 0;
 	close(ifd);
@@ -132,60 +135,107 @@ static inline int statx_loop_attach(const char *img, char *dev, size_t len)
 }
 
 /*
- * Mount a new @fstype at @s->mnt with @flags and @data: on the image that
- * @mkfs (a NULL-terminated argv, to which the image's name is appended)
- * makes in a file of @size bytes, or, with no @mkfs, on no device (tmpfs,
- * ramfs).  The caller is in a private namespace (statx_private_ns()).
- * The loop device stays held until statx_scratch_umount(), so that the
- * filesystem can be unmounted and mounted again from it.
+ * How to make a filesystem: its type, the mkfs command line (a
+ * NULL-terminated argv, to which the image's name is appended; none for a
+ * filesystem on no device), the image's size and the logical block size of
+ * the loop device it is on (0: the default).
+ */
+struct statx_scratch_recipe {
+	const char *name;
+	const char *fstype;
+	const char *const *mkfs;
+	off_t size;
+	unsigned int block_size;
+};
+
+/*
+ * The recipe named @name: the filesystems on no device the statx selftests
+ * use (tmpfs, ramfs, proc, sysfs), each disk filesystem with its own mkfs
+ * at the smallest size the selftests use, and "ext4-lbs4k", an ext4 with
+ * 128-byte inodes (no room for a birth time, whole-second timestamps) on a
+ * device with 4096-byte logical blocks.  NULL if there is none.
+ */
+static inline const struct statx_scratch_recipe *
+statx_scratch_recipe(const char *name)
+{
+	static const char *const ext4[] = { "mkfs.ext4", "-q", "-F", NULL };
+	static const char *const ext4_128[] = {
+		"mkfs.ext4", "-q", "-F", "-b", "4096", "-I", "128", NULL
+	};
+	static const char *const xfs[] = { "mkfs.xfs", "-q", "-f", NULL };
+	static const char *const btrfs[] = { "mkfs.btrfs", "-q", "-f", NULL };
+	static const char *const vfat[] = { "mkfs.vfat", NULL };
+	static const char *const exfat[] = { "mkfs.exfat", NULL };
+	static const char *const ntfs[] = { "mkntfs", "-q", "-F", "-Q", NULL };
+	static const struct statx_scratch_recipe recipes[] = {
+		{ "tmpfs", "tmpfs" },
+		{ "ramfs", "ramfs" },
+		{ "proc", "proc" },
+		{ "sysfs", "sysfs" },
+		{ "ext4", "ext4", ext4, 64 << 20 },
+		{ "ext4-lbs4k", "ext4", ext4_128, 64 << 20, 4096 },
+		{ "xfs", "xfs", xfs, 320 << 20 },	/* mkfs.xfs's smallest */
+		{ "btrfs", "btrfs", btrfs, 256 << 20 },
+		{ "vfat", "vfat", vfat, 64 << 20 },
+		{ "msdos", "msdos", vfat, 64 << 20 },
+		{ "exfat", "exfat", exfat, 64 << 20 },
+		{ "ntfs3", "ntfs3", ntfs, 64 << 20 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(recipes); i++)
+		if (!strcmp(recipes[i].name, name))
+			return &recipes[i];
+	return NULL;
+}
+
+/*
+ * Make the filesystem of @r in the existing directory @s->dir and mount it
+ * at @s->dir/mnt with @flags and @data.  The caller is in a private
+ * namespace (statx_private_ns()).  The loop device stays held until
+ * statx_scratch_umount(), so that the filesystem can be unmounted and
+ * mounted again from it.
  */
 static inline enum statx_scratch_rc
-statx_scratch_mount(struct statx_scratch *s, const char *fstype,
-		    const char *const *mkfs, off_t size, unsigned long flags,
-		    const char *data)
+statx_scratch_mount_in(struct statx_scratch *s,
+		       const struct statx_scratch_recipe *r,
+		       unsigned long flags, const char *data)
 {
 	char img[96], *argv[16];
 	int fd = -1, n, ret;
 
-	memset(s, 0, sizeof(*s));
 	s->loop = -1;
-	snprintf(s->dir, sizeof(s->dir), "/tmp/statx-%s.XXXXXX", fstype);
-	if (!mkdtemp(s->dir)) {
-		snprintf(s->why, sizeof(s->why), "mkdtemp %s: %s", s->dir,
-			 strerror(errno));
-		s->dir[0] = '\0';
-		return SCRATCH_BROKEN;
-	}
 	snprintf(s->mnt, sizeof(s->mnt), "%s/mnt", s->dir);
-	/* mkdtemp() made it 0700; other users of the test must get in. */
+	/* mkdtemp() makes 0700; other users of the test must get in. */
 	if (chmod(s->dir, 0755) || mkdir(s->mnt, 0755)) {
 		snprintf(s->why, sizeof(s->why), "%s: %s", s->mnt,
 			 strerror(errno));
 		return SCRATCH_BROKEN;
 	}
-	snprintf(s->dev, sizeof(s->dev), "%s", fstype);
-	if (mkfs) {
+	snprintf(s->dev, sizeof(s->dev), "%s", r->fstype);
+	if (r->mkfs) {
 		snprintf(img, sizeof(img), "%s/img", s->dir);
 		fd = open(img, O_CREAT | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
-		if (fd < 0 || ftruncate(fd, size)) {
+		if (fd < 0 || ftruncate(fd, r->size)) {
 			snprintf(s->why, sizeof(s->why), "image %s: %s", img,
 				 strerror(errno));
 			return SCRATCH_BROKEN;
 		}
 		close(fd);
-		for (n = 0; mkfs[n] && n < 14; n++)
-			argv[n] = (char *)mkfs[n];
+		for (n = 0; r->mkfs[n] && n < 14; n++)
+			argv[n] = (char *)r->mkfs[n];
 		argv[n++] = img;
 		argv[n] = NULL;
 		ret = statx_run(argv);
 		if (ret) {
 			unlink(img);
-			snprintf(s->why, sizeof(s->why), "%s: %s", mkfs[0],
+			snprintf(s->why, sizeof(s->why), "%s: %s", r->mkfs[0],
 				 ret == -ENOENT ? "not installed" :
 				 "failed (too old for this use?)");
 			return SCRATCH_LACKS;
 		}
-		fd = statx_loop_attach(img, s->dev, sizeof(s->dev));
+		fd = statx_loop_attach(img, r->block_size, s->dev,
+				       sizeof(s->dev));
 		unlink(img);
 		if (fd < 0) {
 			snprintf(s->why, sizeof(s->why), "no loop device: %s",
@@ -194,13 +244,49 @@ statx_scratch_mount(struct statx_scratch *s, const char *fstype,
 		}
 	}
 	s->loop = fd;	/* so that an unmount does not free the device */
-	ret = mount(s->dev, s->mnt, fstype, flags, data) ? errno : 0;
+	ret = mount(s->dev, s->mnt, r->fstype, flags, data) ? errno : 0;
 	if (ret) {
-		snprintf(s->why, sizeof(s->why), "mount -t %s: %s", fstype,
+		snprintf(s->why, sizeof(s->why), "mount -t %s: %s", r->fstype,
 			 strerror(ret));
 		return ret == ENODEV ? SCRATCH_LACKS : SCRATCH_BROKEN;
 	}
 	return SCRATCH_MOUNTED;
+}
+
+/* statx_scratch_mount_in() a new temporary directory in /tmp. */
+static inline enum statx_scratch_rc
+statx_scratch_mount_recipe(struct statx_scratch *s,
+			   const struct statx_scratch_recipe *r,
+			   unsigned long flags, const char *data)
+{
+	memset(s, 0, sizeof(*s));
+	s->loop = -1;
+	snprintf(s->dir, sizeof(s->dir), "/tmp/statx-%s.XXXXXX", r->name);
+	if (!mkdtemp(s->dir)) {
+		snprintf(s->why, sizeof(s->why), "mkdtemp %s: %s", s->dir,
+			 strerror(errno));
+		s->dir[0] = '\0';
+		return SCRATCH_BROKEN;
+	}
+	return statx_scratch_mount_in(s, r, flags, data);
+}
+
+/*
+ * Mount a new @fstype at @s->mnt with @flags and @data: on the image that
+ * @mkfs (a NULL-terminated argv, to which the image's name is appended)
+ * makes in a file of @size bytes, or, with no @mkfs, on no device (tmpfs,
+ * ramfs), as statx_scratch_mount_in() does.
+ */
+static inline enum statx_scratch_rc
+statx_scratch_mount(struct statx_scratch *s, const char *fstype,
+		    const char *const *mkfs, off_t size, unsigned long flags,
+		    const char *data)
+{
+	const struct statx_scratch_recipe r = {
+		.name = fstype, .fstype = fstype, .mkfs = mkfs, .size = size,
+	};
+
+	return statx_scratch_mount_recipe(s, &r, flags, data);
 }
 
 /*
@@ -243,6 +329,33 @@ static inline int statx_scratch_cycle(struct statx_scratch *s,
 }
 
 /*
+ * As root, enter a private mount namespace (statx_private_ns()): true, or
+ * false with @s->why saying why not and *@rc what that is: SCRATCH_LACKS
+ * when not root.
+ */
+static inline bool statx_scratch_enter(struct statx_scratch *s,
+				       enum statx_scratch_rc *rc)
+{
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->loop = -1;
+	if (geteuid() != 0) {
+		snprintf(s->why, sizeof(s->why), "making filesystems needs root");
+		*rc = SCRATCH_LACKS;
+		return false;
+	}
+	ret = statx_private_ns();
+	if (ret) {
+		snprintf(s->why, sizeof(s->why), "private mount namespace: %s",
+			 strerror(-ret));
+		*rc = SCRATCH_BROKEN;
+		return false;
+	}
+	return true;
+}
+
+/*
  * As root, enter a private mount namespace (statx_private_ns()) and mount a
  * new @fstype there (statx_scratch_mount()).  @s->why says why not:
  * SCRATCH_LACKS for what the machine lacks, which the caller skips for
@@ -253,65 +366,34 @@ statx_scratch_make(struct statx_scratch *s, const char *fstype,
 		   const char *const *mkfs, off_t size, unsigned long flags,
 		   const char *data)
 {
-	int ret;
+	enum statx_scratch_rc rc;
 
-	memset(s, 0, sizeof(*s));
-	s->loop = -1;
-	if (geteuid() != 0) {
-		snprintf(s->why, sizeof(s->why), "making filesystems needs root");
-		return SCRATCH_LACKS;
-	}
-	ret = statx_private_ns();
-	if (ret) {
-		snprintf(s->why, sizeof(s->why), "private mount namespace: %s",
-			 strerror(-ret));
-		return SCRATCH_BROKEN;
-	}
+	if (!statx_scratch_enter(s, &rc))
+		return rc;
 	return statx_scratch_mount(s, fstype, mkfs, size, flags, data);
 }
 
 /*
- * statx_scratch_make() with the options and the smallest size the statx
- * selftests use for each filesystem type: a filesystem on no device
- * (tmpfs, ramfs, proc, sysfs), or a disk filesystem made by its own mkfs.
+ * statx_scratch_make() with the recipe named @name (statx_scratch_recipe()):
+ * the options and the smallest size the statx selftests use for each
+ * filesystem type.
  */
 static inline enum statx_scratch_rc
-statx_scratch_new(struct statx_scratch *s, const char *fstype,
+statx_scratch_new(struct statx_scratch *s, const char *name,
 		  unsigned long flags, const char *data)
 {
-	static const char *const ext4[] = { "mkfs.ext4", "-q", "-F", NULL };
-	static const char *const xfs[] = { "mkfs.xfs", "-q", "-f", NULL };
-	static const char *const btrfs[] = { "mkfs.btrfs", "-q", "-f", NULL };
-	static const char *const vfat[] = { "mkfs.vfat", NULL };
-	static const char *const exfat[] = { "mkfs.exfat", NULL };
-	static const char *const ntfs[] = { "mkntfs", "-q", "-F", "-Q", NULL };
-	static const struct {
-		const char *fstype;
-		const char *const *mkfs;
-		off_t size;
-	} kinds[] = {
-		{ "tmpfs", NULL, 0 },
-		{ "ramfs", NULL, 0 },
-		{ "proc", NULL, 0 },
-		{ "sysfs", NULL, 0 },
-		{ "ext4", ext4, 64 << 20 },
-		{ "xfs", xfs, 320 << 20 },	/* mkfs.xfs's smallest */
-		{ "btrfs", btrfs, 256 << 20 },
-		{ "vfat", vfat, 64 << 20 },
-		{ "msdos", vfat, 64 << 20 },
-		{ "exfat", exfat, 64 << 20 },
-		{ "ntfs3", ntfs, 64 << 20 },
-	};
-	unsigned int i;
+	const struct statx_scratch_recipe *r = statx_scratch_recipe(name);
+	enum statx_scratch_rc rc;
 
-	for (i = 0; i < ARRAY_SIZE(kinds); i++)
-		if (!strcmp(kinds[i].fstype, fstype))
-			return statx_scratch_make(s, fstype, kinds[i].mkfs,
-						  kinds[i].size, flags, data);
-	memset(s, 0, sizeof(*s));
-	s->loop = -1;
-	snprintf(s->why, sizeof(s->why), "no recipe for %s", fstype);
-	return SCRATCH_BROKEN;
+	if (!r) {
+		memset(s, 0, sizeof(*s));
+		s->loop = -1;
+		snprintf(s->why, sizeof(s->why), "no recipe for %s", name);
+		return SCRATCH_BROKEN;
+	}
+	if (!statx_scratch_enter(s, &rc))
+		return rc;
+	return statx_scratch_mount_recipe(s, r, flags, data);
 }
 
 #endif /* STATX_SCRATCH_H */

@@ -105,7 +105,7 @@ struct fs_ctx {
 	long mtime_gran;
 	long btime_gran;
 	struct statx_timestamp before;
-	char why[128];		/* why a helper said STATX_CANNOT */
+	char why[160];		/* why a helper said STATX_CANNOT */
 };
 
 FIXTURE(fs) {
@@ -130,12 +130,15 @@ FIXTURE_SETUP(fs)
 {
 	struct fs_ctx *c = &self->c;
 	const struct statx_fs *fs = variant->fs;
+	enum statx_verdict v;
 
 	c->fs = fs;
 	statx_fs_root(fs, c->root, sizeof(c->root));
-	if (!statx_fs_mkdtemp(fs, "fields", c->dir, sizeof(c->dir)))
-		STATX_SKIP(return, "%s is not mounted at %s", fs->fstype,
-			   c->root);
+	v = statx_fs_mkdtemp(fs, "fields", c->dir, sizeof(c->dir), c->why,
+			     sizeof(c->why));
+	if (v == STATX_CANNOT)
+		STATX_SKIP(return, "%s", c->why);
+	ASSERT_EQ(STATX_GO_ON, v) TH_LOG("%s", c->why);
 	snprintf(c->path, sizeof(c->path), "%s/obj", c->dir);
 	c->btime = fs->btime;
 	c->mtime_gran = fs->mtime_gran;
@@ -548,4 +551,8 @@ TEST(root_directory)
 	expect_attributes_sane(_metadata, &stx);
 }
 
-TEST_HARNESS_MAIN
+int main(int argc, char **argv)
+{
+	statx_fs_namespace();
+	return test_harness_run(argc, argv);
+}
