@@ -212,47 +212,52 @@ TEST_F(host_image, attributes_match_host)
  * read-only bit set by chmod and the archive bit set by a write.
  */
 FIXTURE(guest_set) {
+	char root[64];
 	char dir[128];
 	char file[160];
 	char subdir[160];
 };
 
 FIXTURE_VARIANT(guest_set) {
-	const char *disk;
+	const struct statx_fs *fs;
 	enum dos_iface how;
 	bool stored_owner;	/* ownership of new files is stored */
 };
 
 FIXTURE_VARIANT_ADD(guest_set, vfat) {
-	.disk = "vfat", .how = FAT_IOCTL,
+	.fs = STATX_FS(VFAT), .how = FAT_IOCTL,
 };
 
 FIXTURE_VARIANT_ADD(guest_set, msdos) {
-	.disk = "msdos", .how = FAT_IOCTL,
+	.fs = STATX_FS(MSDOS), .how = FAT_IOCTL,
 };
 
 FIXTURE_VARIANT_ADD(guest_set, exfat) {
-	.disk = "exfat", .how = FAT_IOCTL,
+	.fs = STATX_FS(EXFAT), .how = FAT_IOCTL,
 };
 
 FIXTURE_VARIANT_ADD(guest_set, ntfs3) {
-	.disk = "ntfs3", .how = NTFS_XATTR, .stored_owner = true,
+	.fs = STATX_FS(NTFS3), .how = NTFS_XATTR, .stored_owner = true,
 };
 
 FIXTURE_SETUP(guest_set)
 {
+	enum statx_verdict v;
+	char why[160];
 	int fd;
 
-	snprintf(self->dir, sizeof(self->dir), "%s/%s", STATX_TEST_ROOT,
-		 variant->disk);
+	v = statx_fs_mkdtemp(variant->fs, "dosattr", self->dir,
+			     sizeof(self->dir), why, sizeof(why));
+	if (v == STATX_CANNOT)
+		STATX_SKIP(return, "%s", why);
+	ASSERT_EQ(STATX_GO_ON, v) TH_LOG("%s", why);
+	statx_fs_root(variant->fs, self->root, sizeof(self->root));
 	/* 8.3 names, for msdos. */
 	snprintf(self->file, sizeof(self->file), "%s/DOSATTR.TST", self->dir);
 	snprintf(self->subdir, sizeof(self->subdir), "%s/DOSATTR.DIR", self->dir);
-	if (!statx_fs_mounted(self->dir, variant->disk))
-		STATX_SKIP(return, "%s is not mounted", self->dir);
 	if (!statx_caps_kernel())
 		STATX_SKIP(return, "the kernel does not have the statx series");
-	ASSERT_TRUE(dos_expected(variant->disk));
+	ASSERT_TRUE(dos_expected(variant->fs->fstype));
 	if (geteuid())
 		STATX_SKIP(return, "setting the system attribute needs CAP_LINUX_IMMUTABLE");
 
@@ -279,6 +284,7 @@ FIXTURE_TEARDOWN(guest_set)
 		close(fd);
 	}
 	rmdir(self->subdir);
+	statx_rmtree(self->dir);
 }
 
 /* Walk all 16 combinations of the four bits on @path. */
@@ -412,7 +418,8 @@ TEST_F(guest_set, foreign_owner)
 	}
 	close(fd);
 
-	fd = open(self->dir, O_RDONLY | O_DIRECTORY);
+	/* The root: ntfs3 stores no owner for it. */
+	fd = open(self->root, O_RDONLY | O_DIRECTORY);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, sys_statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &stx));
 	if (variant->stored_owner)
@@ -430,24 +437,29 @@ FIXTURE(native) {
 };
 
 FIXTURE_VARIANT(native) {
-	const char *fstype;
+	const struct statx_fs *fs;
 };
 
-FIXTURE_VARIANT_ADD(native, ext4) { .fstype = "ext4" };
-FIXTURE_VARIANT_ADD(native, xfs) { .fstype = "xfs" };
-FIXTURE_VARIANT_ADD(native, btrfs) { .fstype = "btrfs" };
-FIXTURE_VARIANT_ADD(native, tmpfs) { .fstype = "tmpfs" };
+FIXTURE_VARIANT_ADD(native, ext4) { .fs = STATX_FS(EXT4) };
+FIXTURE_VARIANT_ADD(native, xfs) { .fs = STATX_FS(XFS) };
+FIXTURE_VARIANT_ADD(native, btrfs) { .fs = STATX_FS(BTRFS) };
+FIXTURE_VARIANT_ADD(native, tmpfs) { .fs = STATX_FS(TMPFS) };
 
 FIXTURE_SETUP(native)
 {
-	snprintf(self->dir, sizeof(self->dir), "%s/%s", STATX_TEST_ROOT,
-		 variant->fstype);
-	if (!statx_fs_mounted(self->dir, variant->fstype))
-		STATX_SKIP(return, "%s is not mounted", self->dir);
+	enum statx_verdict v;
+	char why[160];
+
+	v = statx_fs_mkdtemp(variant->fs, "native", self->dir,
+			     sizeof(self->dir), why, sizeof(why));
+	if (v == STATX_CANNOT)
+		STATX_SKIP(return, "%s", why);
+	ASSERT_EQ(STATX_GO_ON, v) TH_LOG("%s", why);
 }
 
 FIXTURE_TEARDOWN(native)
 {
+	statx_rmtree(self->dir);
 }
 
 TEST_F(native, no_dos_flags)
@@ -476,4 +488,8 @@ TEST_F(native, no_dos_flags)
 	close(dfd);
 }
 
-TEST_HARNESS_MAIN
+int main(int argc, char **argv)
+{
+	statx_fs_namespace();
+	return test_harness_run(argc, argv);
+}

@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
