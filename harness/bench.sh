@@ -69,8 +69,11 @@ def load(n):
 r = {n: load(n) for n in ("base-icount", "series-icount", "base-wall", "series-wall")}
 r = {n: v for n, v in r.items() if v}
 wall = "base-wall" in r and "series-wall" in r
-cases = [c for c in r["base-icount"]]
+# The base's cases, then those only the patched kernel has (statx_dir).
+cases = [c for c in r["base-icount"]] + \
+    [c for c in r["series-icount"] if c not in r["base-icount"]]
 nb = len(r["base-icount"][cases[0]])
+nan = [float("nan")]
 
 
 def fig(v):
@@ -86,16 +89,26 @@ print("| case | base (icount ns) | patched (icount ns) | patched/base |"
       + (" base (wall ns) | patched (wall ns) | patched/base |" if wall else ""))
 print("|---|---:|---:|---:|" + ("---:|---:|---:|" if wall else ""))
 for c in cases:
-    bv, sv = r["base-icount"][c], r["series-icount"].get(c, [float("nan")])
+    bv, sv = r["base-icount"].get(c, nan), r["series-icount"].get(c, nan)
     bi, si = statistics.median(bv), statistics.median(sv)
     line = "| %s | %s | %s | %.3f |" % (c, fig(bv), fig(sv), si / bi)
     if wall:
-        bw, sw = r["base-wall"][c][0], r["series-wall"].get(c, [float("nan")])[0]
+        bw = r["base-wall"].get(c, nan)[0]
+        sw = r["series-wall"].get(c, nan)[0]
         line += " %.0f | %.0f | %.3f |" % (bw, sw, sw / bw)
-    print(line)
+    print(line.replace("nan", "-"))
 s = {c: statistics.median(v) for c, v in r["series-icount"].items()}
 if "statx_basic_tmpfs" in s and "statx_all_new_tmpfs" in s:
     print()
     print("All new fields together vs a basic call (patched, icount, tmpfs): %.3f"
           % (s["statx_all_new_tmpfs"] / s["statx_basic_tmpfs"]))
+for fs in ("tmpfs", "ext4"):
+    d, g, gs = ("list_%s_%s" % (k, fs) for k in ("statx_dir", "getdents",
+                                                   "getdents_statx"))
+    if d in s and g in s and gs in s:
+        print()
+        print("Listing on %s (patched, icount, ns per entry): statx_dir %.0f, "
+              "getdents64 %.0f, getdents64 + statx %.0f; statx_dir is %.2f x "
+              "getdents64 + statx and %.2f x getdents64"
+              % (fs, s[d], s[g], s[gs], s[d] / s[gs], s[d] / s[g]))
 PY

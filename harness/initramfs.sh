@@ -43,6 +43,11 @@ grep -q '^statx:statx_compat_32$' "$root/kselftest/kselftest-list.txt" ||
 
 gcc -static -O2 -Wall -isystem "$hdr" -o "$root/bin/test-statx" \
 	"$tree/samples/vfs/test-statx.c"
+# The statx_dir() sample, from the patch that adds it on.
+if [ -e "$tree/samples/vfs/statx-dir-ls.c" ]; then
+	gcc -static -O2 -Wall -isystem "$hdr" -o "$root/bin/statx-dir-ls" \
+		"$tree/samples/vfs/statx-dir-ls.c"
+fi
 # Extra host-built programs for the guest's /bin (the benchmark).
 for f in ${INITRAMFS_EXTRA:-}; do
 	cp "$f" "$root/bin/"

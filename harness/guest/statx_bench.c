@@ -24,8 +24,16 @@
  *	statx_fd_basic_<fs>	statx(fd, "", AT_EMPTY_PATH, BASIC)
  *	fstat_<fs>		fstat() on an open fd of the same file
  * for <fs> = tmpfs (/mnt/tmpfs) and ext4 (/mnt/ext4); a filesystem that
- * is not mounted is reported as "# skip".  Exit status 1 if any call
- * fails.
+ * is not mounted is reported as "# skip".  Then, in ns per entry, the
+ * listing of a directory of LIST_FILES empty files (hot) on each:
+ *	list_getdents_<fs>	getdents64() with a 64 KiB buffer
+ *	list_getdents_statx_<fs>  the same and statx(dfd, name,
+ *				AT_SYMLINK_NOFOLLOW, BASIC) per entry
+ *	list_statx_dir_<fs>	statx_dir(BASIC) with a 64 KiB buffer, where
+ *				the kernel has it (each listing must give as
+ *				many entries as getdents64(), none with an
+ *				error)
+ * Exit status 1 if any call fails.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -43,6 +51,23 @@
 #ifndef __NR_statx
 #define __NR_statx 332
 #endif
+#ifndef __NR_statx_dir
+#define __NR_statx_dir 548
+#endif
+#define LIST_FILES	10000
+#define LIST_BUF	65536
+/* The fixed part of a statx_dir() record, for headers that predate it */
+struct bench_statx_dirent {
+	uint64_t d_ino;
+	int64_t d_off;
+	uint32_t d_reclen;
+	int32_t d_error;
+	uint16_t d_namelen;
+	uint8_t d_type;
+	uint8_t spare[5];
+	struct statx d_stx;
+	char d_name[];
+};
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
@@ -160,6 +185,128 @@ static int prepare(const char *mnt, char *path, size_t len)
 	return fd;
 }
 
+struct bench_dirent64 {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+enum list_op { LIST_GETDENTS, LIST_GETDENTS_STATX, LIST_STATX_DIR };
+
+/* List @dfd once; the number of entries, or -1. */
+static long list_once(int dfd, enum list_op op, char *buf)
+{
+	long n, pos, entries = 0;
+	struct statx stx;
+
+	if (lseek(dfd, 0, SEEK_SET))
+		return -1;
+	for (;;) {
+		if (op == LIST_STATX_DIR)
+			n = syscall(__NR_statx_dir, dfd, buf, LIST_BUF,
+				    STATX_BASIC_STATS, 0);
+		else
+			n = syscall(SYS_getdents64, dfd, buf, LIST_BUF);
+		if (n <= 0)
+			return n < 0 ? -1 : entries;
+		for (pos = 0; pos < n; entries++) {
+			if (op == LIST_STATX_DIR) {
+				struct bench_statx_dirent *d = (void *)(buf + pos);
+
+				if (d->d_error)
+					return -1;
+				pos += d->d_reclen;
+				continue;
+			}
+			struct bench_dirent64 *de = (void *)(buf + pos);
+
+			if (op == LIST_GETDENTS_STATX &&
+			    syscall(__NR_statx, dfd, de->name,
+				    AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS,
+				    &stx))
+				return -1;
+			pos += de->reclen;
+		}
+	}
+}
+
+static void run_list(const char *name, int dfd, enum list_op op,
+		     int repeats)
+{
+	static char buf[LIST_BUF];
+	double best = 0, worst = 0;
+	long entries = 0, want;
+	int k;
+
+	want = list_once(dfd, LIST_GETDENTS, buf);
+	if (want <= 0 || list_once(dfd, op, buf) < 0) {
+		if (!failed++)
+			fprintf(stderr, "statx_bench: %s: %s\n", name,
+				strerror(errno));
+		return;
+	}
+	for (k = 0; k < repeats; k++) {
+		uint64_t t0 = now_ns(), t1;
+		double ns;
+
+		entries = list_once(dfd, op, buf);
+		t1 = now_ns();
+		if (entries != want) {
+			if (!failed++)
+				fprintf(stderr, "statx_bench: %s failed\n", name);
+			return;
+		}
+		ns = (double)(t1 - t0) / entries;
+		if (!k || ns < best)
+			best = ns;
+		if (!k || ns > worst)
+			worst = ns;
+	}
+	printf("BENCH %s %.1f\n", name, best);
+	printf("# %s: best %.1f, worst %.1f ns/entry over %d listings of %ld\n",
+	       name, best, worst, repeats, entries);
+	fflush(stdout);
+}
+
+/* A directory of LIST_FILES empty files on @mnt, listed three ways. */
+static void bench_listing(const char *fs, const char *mnt, int repeats)
+{
+	char dir[128], path[192], name[64];
+	int dfd, i, fd;
+
+	snprintf(dir, sizeof(dir), "%s/statx-bench-list", mnt);
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		printf("# skip listing on %s: %s\n", fs, strerror(errno));
+		return;
+	}
+	for (i = 0; i < LIST_FILES; i++) {
+		snprintf(path, sizeof(path), "%s/file%05d", dir, i);
+		fd = open(path, O_CREAT | O_WRONLY, 0644);
+		if (fd < 0) {
+			printf("# skip listing on %s: %s\n", fs,
+			       strerror(errno));
+			return;
+		}
+		close(fd);
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (dfd < 0)
+		return;
+	snprintf(name, sizeof(name), "list_getdents_%s", fs);
+	run_list(name, dfd, LIST_GETDENTS, repeats);
+	snprintf(name, sizeof(name), "list_getdents_statx_%s", fs);
+	run_list(name, dfd, LIST_GETDENTS_STATX, repeats);
+	if (syscall(__NR_statx_dir, -1, NULL, 0, 0, 0) < 0 && errno == EBADF) {
+		snprintf(name, sizeof(name), "list_statx_dir_%s", fs);
+		run_list(name, dfd, LIST_STATX_DIR, repeats);
+	} else {
+		printf("# skip list_statx_dir_%s: no statx_dir()\n", fs);
+	}
+	close(dfd);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const fss[] = { "tmpfs", "ext4" };
@@ -215,6 +362,7 @@ int main(int argc, char **argv)
 		run(&b, n, repeats);
 		close(fd);
 		unlink(paths[i]);
+		bench_listing(fss[i], mnt, repeats);
 	}
 	return failed ? 1 : 0;
 }

@@ -1,0 +1,898 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * statx_dir(2): a directory's entries, each with the struct statx that
+ * statx(fd, name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | flags, mask)
+ * gives of it.
+ *
+ * Every record is checked against that statx() call, field by field, on
+ * each filesystem the suite knows, for several masks and as uid 65534 too;
+ * the names, inode numbers, types and offsets against getdents64() on the
+ * same directory; the cursor against getdents64() and lseek() on the same
+ * file descriptor; the record format against a poisoned buffer of every
+ * size; and the errors against the documented ones.  On a kernel without
+ * the call every test skips.
+ */
+#define _FILE_OFFSET_BITS 64	/* 64-bit d_off and st_ino in the -m32 build */
+#include "statx_helpers.h"
+
+#include <assert.h>
+#include <dirent.h>
+#include <signal.h>
+#include <sys/prctl.h>
+
+#include "../kselftest_harness.h"
+
+#ifndef __NR_statx_dir
+#define __NR_statx_dir 548
+#endif
+
+/* The layout is the same for 32-bit and 64-bit callers. */
+static_assert(offsetof(struct statx_dirent, d_ino) == 0x00, "d_ino");
+static_assert(offsetof(struct statx_dirent, d_off) == 0x08, "d_off");
+static_assert(offsetof(struct statx_dirent, d_reclen) == 0x10, "d_reclen");
+static_assert(offsetof(struct statx_dirent, d_error) == 0x14, "d_error");
+static_assert(offsetof(struct statx_dirent, d_namelen) == 0x18, "d_namelen");
+static_assert(offsetof(struct statx_dirent, d_type) == 0x1a, "d_type");
+static_assert(offsetof(struct statx_dirent, __spare) == 0x1b, "__spare");
+static_assert(offsetof(struct statx_dirent, d_stx) == 0x20, "d_stx");
+static_assert(offsetof(struct statx_dirent, d_name) == 0x120, "d_name");
+static_assert(sizeof(struct statx_dirent) == 0x120, "size");
+static_assert(STATX_DIRENT_RECLEN(0) == 0x128, "reclen of no name");
+static_assert(STATX_DIRENT_RECLEN(7) == 0x128, "reclen of 7 bytes");
+static_assert(STATX_DIRENT_RECLEN(8) == 0x130, "reclen of 8 bytes");
+static_assert(STATX_DIRENT_RECLEN(255) == 0x220, "reclen at NAME_MAX");
+
+#define NOFOLLOW	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT)
+#define BUFSIZE		65536
+#define POISON		0xa5
+
+static ssize_t sys_statx_dir(int fd, void *buf, size_t size, unsigned int mask,
+			     unsigned int flags)
+{
+	return syscall(__NR_statx_dir, fd, buf, size, mask, flags);
+}
+
+/*
+ * Does the kernel have statx_dir()?  One that does says EBADF to fd -1.
+ * Decided before any check.
+ */
+static bool have_statx_dir(void)
+{
+	return sys_statx_dir(-1, NULL, 0, 0, 0) < 0 && errno == EBADF;
+}
+
+/* One record, copied out of the buffer. */
+struct rec {
+	struct statx_dirent d;
+	char name[NAME_MAX + 1];
+};
+
+struct listing {
+	struct rec *r;
+	unsigned int n, max;
+};
+
+static void listing_free(struct listing *l)
+{
+	free(l->r);
+	memset(l, 0, sizeof(*l));
+}
+
+static struct rec *listing_add(struct listing *l)
+{
+	if (l->n == l->max) {
+		l->max = l->max ? 2 * l->max : 64;
+		l->r = realloc(l->r, l->max * sizeof(*l->r));
+		if (!l->r)
+			abort();
+	}
+	memset(&l->r[l->n], 0, sizeof(l->r[0]));
+	return &l->r[l->n++];
+}
+
+/*
+ * Check the format of the @len bytes statx_dir() returned in @buf, and the
+ * @size - @len bytes after them, which it must not have written, and add
+ * the records to @l.  Returns false (having logged why) on a bad record.
+ */
+static bool parse(struct __test_metadata *_metadata, const unsigned char *buf,
+		  size_t len, size_t size, struct listing *l)
+{
+	size_t pos = 0, i;
+
+	while (pos < len) {
+		const struct statx_dirent *d = (const void *)(buf + pos);
+		static const unsigned char zero[8];
+		size_t name_end;
+		struct rec *r;
+
+		EXPECT_EQ(0, pos % 8);
+		if (len - pos < sizeof(*d) || d->d_reclen > len - pos ||
+		    d->d_namelen > NAME_MAX) {
+			TH_LOG("record at %zu of %zu: reclen %u namelen %u",
+			       pos, len, d->d_reclen, d->d_namelen);
+			return false;
+		}
+		EXPECT_EQ(STATX_DIRENT_RECLEN(d->d_namelen), d->d_reclen);
+		EXPECT_EQ(d->d_namelen, strnlen(d->d_name, d->d_namelen + 1));
+		EXPECT_EQ(0, memcmp(d->__spare, zero, sizeof(d->__spare)));
+		/* The NUL and the padding */
+		name_end = offsetof(struct statx_dirent, d_name) + d->d_namelen;
+		for (i = name_end; i < d->d_reclen; i++)
+			if (((const unsigned char *)d)[i])
+				break;
+		EXPECT_EQ(d->d_reclen, i) TH_LOG("%s: padding", d->d_name);
+		if (d->d_error) {
+			static const struct statx zstx;
+
+			EXPECT_EQ(0, memcmp(&d->d_stx, &zstx, sizeof(zstx)));
+		}
+		r = listing_add(l);
+		memcpy(&r->d, d, sizeof(r->d));
+		memcpy(r->name, d->d_name, d->d_namelen);
+		pos += d->d_reclen;
+	}
+	EXPECT_EQ(len, pos);
+	for (i = len; i < size; i++)
+		if (buf[i] != POISON)
+			break;
+	EXPECT_EQ(size, i) TH_LOG("byte %zu past the %zu returned is written",
+				  i, len);
+	return pos == len;
+}
+
+/* Read @dfd to its end with buffers of @size bytes into @l; 0 or -errno. */
+static int list_all(struct __test_metadata *_metadata, int dfd,
+		    unsigned int mask, unsigned int flags, size_t size,
+		    struct listing *l)
+{
+	unsigned char *buf = malloc(size);
+	ssize_t ret;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		memset(buf, POISON, size);
+		ret = sys_statx_dir(dfd, buf, size, mask, flags);
+		if (ret <= 0)
+			break;
+		if (!parse(_metadata, buf, ret, size, l)) {
+			ret = -EBADMSG;
+			break;
+		}
+	}
+	free(buf);
+	return ret < 0 ? -errno : 0;
+}
+
+/* What getdents64() gives, in the same form. */
+static int getdents_all(int dfd, struct listing *l)
+{
+	char buf[8192];
+	long n;
+
+	for (;;) {
+		long pos = 0;
+
+		n = syscall(__NR_getdents64, dfd, buf, sizeof(buf));
+		if (n <= 0)
+			return n < 0 ? -errno : 0;
+		while (pos < n) {
+			struct dirent64 *de = (void *)(buf + pos);
+			struct rec *r = listing_add(l);
+
+			r->d.d_ino = de->d_ino;
+			r->d.d_off = de->d_off;
+			r->d.d_type = de->d_type;
+			r->d.d_namelen = strlen(de->d_name);
+			snprintf(r->name, sizeof(r->name), "%.*s", NAME_MAX,
+				 de->d_name);
+			pos += de->d_reclen;
+		}
+	}
+}
+
+/* The first byte where @a and @b differ, or NULL */
+static const char *stx_diff(const struct statx *a, const struct statx *b)
+{
+	const unsigned char *pa = (const void *)a, *pb = (const void *)b;
+	static char buf[160];
+	const char *name;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(*a); i++) {
+		if (pa[i] == pb[i])
+			continue;
+		name = statx_field_at(i);
+		snprintf(buf, sizeof(buf), "byte %#x (%s): %#x vs %#x", i,
+			 name ?: "not a field", pa[i], pb[i]);
+		return buf;
+	}
+	return NULL;
+}
+
+/*
+ * FAT and exFAT have no inode numbers on disk: readdir makes one up for an
+ * entry that is not in the inode cache, which the lookup after it may not
+ * give the inode it makes.
+ */
+static bool readdir_ino_is_inode(const struct statx_fs *fs)
+{
+	return strcmp(fs->fstype, "vfat") && strcmp(fs->fstype, "msdos") &&
+	       strcmp(fs->fstype, "exfat");
+}
+
+/*
+ * Is the record of @r what statx() of its name gives now?  And, where
+ * @same_ino, is d_ino the number of the inode, unless a mount covers it?
+ */
+static void check_rec(struct __test_metadata *_metadata, int dfd,
+		      const struct rec *r, unsigned int mask,
+		      unsigned int flags, bool same_ino)
+{
+	struct statx want;
+	const char *diff;
+	int err;
+
+	memset(&want, 0, sizeof(want));
+	err = sys_statx(dfd, r->name, NOFOLLOW | flags, mask, &want) ? errno : 0;
+	EXPECT_EQ(-err, r->d.d_error) TH_LOG("%s: d_error", r->name);
+	if (err || r->d.d_error)
+		return;
+	/* Reading the directory may move its atime (relatime). */
+	if (!strcmp(r->name, "."))
+		want.stx_atime = r->d.d_stx.stx_atime;
+	diff = stx_diff(&want, &r->d.d_stx);
+	EXPECT_TRUE(!diff) TH_LOG("%s, mask %#x: %s", r->name, mask, diff);
+	if (same_ino && !(r->d.d_stx.stx_attributes & STATX_ATTR_MOUNT_ROOT) &&
+	    strcmp(r->name, ".."))
+		EXPECT_EQ(r->d.d_ino, r->d.d_stx.stx_ino) TH_LOG("%s", r->name);
+}
+
+/* Make the objects of @dir: one of each type the filesystem takes. */
+static void populate(const char *dir, unsigned int files)
+{
+	char path[PATH_MAX];
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < files; i++) {
+		snprintf(path, sizeof(path), "%s/F%u", dir, i);
+		fd = open(path, O_CREAT | O_WRONLY, 0644);
+		if (fd >= 0) {
+			if (write(fd, path, i % 7) < 0)
+				break;
+			close(fd);
+		}
+	}
+	snprintf(path, sizeof(path), "%s/SUBDIR", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/LINK", dir);
+	if (symlink("F0", path))
+		errno = 0;
+	snprintf(path, sizeof(path), "%s/DANGLING", dir);
+	if (symlink("NOWHERE", path))
+		errno = 0;
+	snprintf(path, sizeof(path), "%s/FIFO", dir);
+	if (mknod(path, S_IFIFO | 0644, 0))
+		errno = 0;
+	snprintf(path, sizeof(path), "%s/NULLDEV", dir);
+	if (mknod(path, S_IFCHR | 0644, makedev(1, 3)))
+		errno = 0;
+}
+
+FIXTURE(dir) {
+	char dir[128];
+	int dfd;
+};
+
+FIXTURE_VARIANT(dir) {
+	const struct statx_fs *fs;
+};
+
+FIXTURE_VARIANT_ADD(dir, tmpfs) { .fs = STATX_FS(TMPFS) };
+FIXTURE_VARIANT_ADD(dir, ext4) { .fs = STATX_FS(EXT4) };
+FIXTURE_VARIANT_ADD(dir, xfs) { .fs = STATX_FS(XFS) };
+FIXTURE_VARIANT_ADD(dir, btrfs) { .fs = STATX_FS(BTRFS) };
+FIXTURE_VARIANT_ADD(dir, vfat) { .fs = STATX_FS(VFAT) };
+FIXTURE_VARIANT_ADD(dir, msdos) { .fs = STATX_FS(MSDOS) };
+FIXTURE_VARIANT_ADD(dir, exfat) { .fs = STATX_FS(EXFAT) };
+FIXTURE_VARIANT_ADD(dir, ntfs3) { .fs = STATX_FS(NTFS3) };
+
+FIXTURE_SETUP(dir)
+{
+	enum statx_verdict v;
+	char why[160];
+
+	self->dfd = -1;
+	if (!have_statx_dir())
+		STATX_SKIP(return, "the kernel has no statx_dir()");
+	v = statx_fs_mkdtemp(variant->fs, "sxdir", self->dir,
+			     sizeof(self->dir), why, sizeof(why));
+	if (v == STATX_CANNOT)
+		STATX_SKIP(return, "%s", why);
+	ASSERT_EQ(STATX_GO_ON, v) TH_LOG("%s", why);
+	populate(self->dir, 40);
+	self->dfd = open(self->dir, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, self->dfd);
+}
+
+FIXTURE_TEARDOWN_PARENT(dir)
+{
+	statx_rmtree(self->dir);
+}
+
+/* Every record is what statx() of its name gives, for each mask. */
+TEST_F(dir, records_match_statx)
+{
+	static const unsigned int masks[] = {
+		0, STATX_TYPE, STATX_BASIC_STATS,
+		STATX_BASIC_STATS | STATX_BTIME | STATX_MNT_ID_UNIQUE,
+		STATX_ALL | STATX_DIOALIGN | STATX_SUBVOL | STATX_IO_PARAMS |
+		STATX_GEN | STATX_CHANGE_COOKIE,
+		~STATX__RESERVED,
+	};
+	static const unsigned int syncs[] = {
+		AT_STATX_SYNC_AS_STAT, AT_STATX_FORCE_SYNC, AT_STATX_DONT_SYNC,
+	};
+	unsigned int m, s, i;
+
+	for (m = 0; m < ARRAY_SIZE(masks); m++) {
+		for (s = 0; s < ARRAY_SIZE(syncs); s++) {
+			struct listing l = {};
+
+			ASSERT_EQ(0, lseek(self->dfd, 0, SEEK_SET));
+			ASSERT_EQ(0, list_all(_metadata, self->dfd, masks[m],
+					      syncs[s], BUFSIZE, &l));
+			ASSERT_LT(2, l.n);
+			for (i = 0; i < l.n; i++)
+				check_rec(_metadata, self->dfd, &l.r[i],
+					  masks[m], syncs[s],
+					  readdir_ino_is_inode(variant->fs));
+			listing_free(&l);
+		}
+	}
+}
+
+/* The entries are getdents64()'s, in its order, with its d_off. */
+TEST_F(dir, entries_match_getdents)
+{
+	struct listing a = {}, b = {};
+	unsigned int i;
+
+	ASSERT_EQ(0, list_all(_metadata, self->dfd, STATX_BASIC_STATS, 0,
+			      BUFSIZE, &a));
+	ASSERT_EQ(0, lseek(self->dfd, 0, SEEK_SET));
+	ASSERT_EQ(0, getdents_all(self->dfd, &b));
+	ASSERT_EQ(b.n, a.n);
+	for (i = 0; i < a.n; i++) {
+		EXPECT_STREQ(b.r[i].name, a.r[i].name);
+		if (readdir_ino_is_inode(variant->fs))
+			EXPECT_EQ(b.r[i].d.d_ino, a.r[i].d.d_ino);
+		EXPECT_EQ(b.r[i].d.d_off, a.r[i].d.d_off);
+		EXPECT_EQ(b.r[i].d.d_type, a.r[i].d.d_type);
+		EXPECT_EQ(b.r[i].d.d_namelen, a.r[i].d.d_namelen);
+	}
+	listing_free(&a);
+	listing_free(&b);
+}
+
+/*
+ * One file position: statx_dir() and getdents64() take turns, one entry
+ * each, and between them see every entry once; lseek() to a record's d_off
+ * resumes after it; lseek() to 0 starts over; the end stays the end.
+ */
+TEST_F(dir, cursor_is_the_file_position)
+{
+	struct listing all = {}, mixed = {}, one = {};
+	unsigned char buf[STATX_DIRENT_RECLEN(NAME_MAX)];
+	unsigned int i;
+	ssize_t n;
+
+	ASSERT_EQ(0, getdents_all(self->dfd, &all));
+	ASSERT_EQ(0, lseek(self->dfd, 0, SEEK_SET));
+	for (i = 0;; i++) {
+		if (i % 2) {
+			char dbuf[sizeof(struct dirent64) + NAME_MAX + 1];
+			struct dirent64 *de = (void *)dbuf;
+			struct rec *r;
+
+			/* Room for exactly the next entry's record, or less */
+			n = syscall(__NR_getdents64, self->dfd, dbuf,
+				    mixed.n < all.n ?
+				    (offsetof(struct dirent64, d_name) + 8 +
+				     strlen(all.r[mixed.n].name)) & ~7UL :
+				    sizeof(dbuf));
+			if (n == 0)
+				break;
+			ASSERT_LT(0, n);
+			r = listing_add(&mixed);
+			snprintf(r->name, sizeof(r->name), "%.*s", NAME_MAX,
+				 de->d_name);
+		} else {
+			memset(buf, POISON, sizeof(buf));
+			n = sys_statx_dir(self->dfd, buf,
+					  mixed.n < all.n ?
+					  STATX_DIRENT_RECLEN(strlen(all.r[mixed.n].name)) :
+					  sizeof(buf), STATX_BASIC_STATS, 0);
+			if (n == 0)
+				break;
+			ASSERT_LT(0, n) TH_LOG("%s", strerror(errno));
+			ASSERT_TRUE(parse(_metadata, buf, n, sizeof(buf),
+					  &mixed));
+		}
+		ASSERT_GE(all.n, mixed.n);
+	}
+	ASSERT_EQ(all.n, mixed.n);
+	for (i = 0; i < all.n; i++)
+		EXPECT_STREQ(all.r[i].name, mixed.r[i].name);
+
+	/* The end stays the end. */
+	memset(buf, POISON, sizeof(buf));
+	EXPECT_EQ(0, sys_statx_dir(self->dfd, buf, sizeof(buf), 0, 0));
+	EXPECT_EQ(0, sys_statx_dir(self->dfd, buf, sizeof(buf), 0, 0));
+
+	/* After each record, the next one */
+	for (i = 0; i + 1 < all.n; i++) {
+		ASSERT_EQ(all.r[i].d.d_off,
+			  lseek(self->dfd, all.r[i].d.d_off, SEEK_SET));
+		memset(buf, POISON, sizeof(buf));
+		n = sys_statx_dir(self->dfd, buf, sizeof(buf), 0, 0);
+		ASSERT_LT(0, n);
+		listing_free(&one);
+		ASSERT_TRUE(parse(_metadata, buf, n, sizeof(buf), &one));
+		EXPECT_STREQ(all.r[i + 1].name, one.r[0].name);
+	}
+	/* From the start again */
+	ASSERT_EQ(0, lseek(self->dfd, 0, SEEK_SET));
+	memset(buf, POISON, sizeof(buf));
+	n = sys_statx_dir(self->dfd, buf, sizeof(buf), 0, 0);
+	ASSERT_LT(0, n);
+	listing_free(&one);
+	ASSERT_TRUE(parse(_metadata, buf, n, sizeof(buf), &one));
+	EXPECT_STREQ(all.r[0].name, one.r[0].name);
+	listing_free(&one);
+	listing_free(&all);
+	listing_free(&mixed);
+}
+
+/*
+ * Buffer sizes: one byte short of the next record is EINVAL and moves
+ * nothing; the record's exact size returns it; every size returns whole
+ * records, writes nothing past them, and all of them together are the
+ * directory.
+ */
+TEST_F(dir, buffer_sizes)
+{
+	unsigned char *buf = malloc(BUFSIZE);
+	struct listing all = {}, first = {};
+	size_t size, reclen, largest = 0;
+	unsigned int i;
+	ssize_t n;
+
+	ASSERT_TRUE(!!buf);
+	ASSERT_EQ(0, list_all(_metadata, self->dfd, 0, 0, BUFSIZE, &all));
+	ASSERT_EQ(0, lseek(self->dfd, 0, SEEK_SET));
+	reclen = all.r[0].d.d_reclen;
+	for (i = 0; i < all.n; i++)
+		if (all.r[i].d.d_reclen > largest)
+			largest = all.r[i].d.d_reclen;
+	for (size = 0; size < reclen; size += size < 64 ? 1 : 7) {
+		n = sys_statx_dir(self->dfd, buf, size, 0, 0);
+		EXPECT_EQ(-1, n);
+		EXPECT_EQ(EINVAL, errno) TH_LOG("size %zu", size);
+	}
+	memset(buf, POISON, BUFSIZE);
+	n = sys_statx_dir(self->dfd, buf, reclen, 0, 0);
+	ASSERT_EQ(reclen, n);
+	ASSERT_TRUE(parse(_metadata, buf, n, BUFSIZE, &first));
+	EXPECT_STREQ(all.r[0].name, first.r[0].name);
+	listing_free(&first);
+
+	/* Any size that holds the largest record reads the directory. */
+	for (size = largest; size < largest + 3 * STATX_DIRENT_RECLEN(NAME_MAX);
+	     size += 8) {
+		struct listing l = {};
+
+		ASSERT_EQ(0, lseek(self->dfd, 0, SEEK_SET));
+		ASSERT_EQ(0, list_all(_metadata, self->dfd, 0, 0, size, &l))
+			TH_LOG("size %zu", size);
+		ASSERT_EQ(all.n, l.n) TH_LOG("size %zu", size);
+		for (i = 0; i < l.n; i++)
+			EXPECT_STREQ(all.r[i].name, l.r[i].name);
+		listing_free(&l);
+	}
+	listing_free(&all);
+	free(buf);
+}
+
+/* Run statx_dir() on @dir as uid 65534 into @buf: the length or -errno. */
+static ssize_t list_as_nobody(const char *dir, unsigned char *buf,
+			      size_t size, unsigned int mask)
+{
+	struct {
+		ssize_t ret;
+	} *shared;
+	ssize_t ret = -ECHILD;
+	int status;
+	pid_t pid;
+
+	shared = mmap(NULL, sizeof(*shared) + size, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED)
+		return -ENOMEM;
+	memset(shared + 1, POISON, size);
+	pid = fork();
+	if (pid == 0) {
+		int fd;
+
+		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(1);
+		fd = open(dir, O_RDONLY | O_DIRECTORY);
+		if (fd < 0)
+			_exit(2);
+		shared->ret = sys_statx_dir(fd, shared + 1, size, mask, 0);
+		if (shared->ret < 0)
+			shared->ret = -errno;
+		_exit(0);
+	}
+	if (pid > 0 && waitpid(pid, &status, 0) == pid &&
+	    WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		ret = shared->ret;
+		memcpy(buf, shared + 1, size);
+	}
+	munmap(shared, sizeof(*shared) + size);
+	return ret;
+}
+
+/*
+ * As uid 65534: in a directory it may search, the same records as statx()
+ * gives uid 65534, generation included; in one it may read but not
+ * search, where the filesystem stores such a mode, every name, each with
+ * EACCES, as fstatat() gives it for each.
+ */
+TEST_F(dir, as_nobody)
+{
+	const unsigned int mask = STATX_BASIC_STATS | STATX_BTIME | STATX_GEN;
+	unsigned char *buf = malloc(BUFSIZE);
+	struct listing l = {};
+	unsigned int i;
+	struct stat st;
+	ssize_t n;
+
+	if (geteuid())
+		STATX_SKIP(return, "switching to uid 65534 needs root");
+	ASSERT_TRUE(!!buf);
+	n = list_as_nobody(self->dir, buf, BUFSIZE, mask);
+	ASSERT_LT(0, n) TH_LOG("%s", strerror(-n));
+	ASSERT_TRUE(parse(_metadata, buf, n, BUFSIZE, &l));
+	ASSERT_LT(2, l.n);
+	for (i = 0; i < l.n; i++) {
+		struct statx want;
+		const char *diff;
+		int err;
+
+		memset(&want, 0, sizeof(want));
+		err = statx_as_nobody(self->dfd, l.r[i].name, NOFOLLOW, mask,
+				      &want);
+		ASSERT_LE(0, err);
+		EXPECT_EQ(-err, l.r[i].d.d_error) TH_LOG("%s", l.r[i].name);
+		if (err || !strcmp(l.r[i].name, "."))
+			continue;
+		diff = stx_diff(&want, &l.r[i].d.d_stx);
+		EXPECT_TRUE(!diff) TH_LOG("%s: %s", l.r[i].name, diff);
+	}
+	listing_free(&l);
+
+	/* FAT and exFAT take their permissions from the mount options. */
+	if (chmod(self->dir, 0744) || stat(self->dir, &st) ||
+	    (st.st_mode & 07777) != 0744) {
+		TH_LOG("%s keeps no mode rwxr--r-- on a directory",
+		       variant->fs->name);
+		chmod(self->dir, 0755);
+		free(buf);
+		return;
+	}
+	n = list_as_nobody(self->dir, buf, BUFSIZE, mask);
+	ASSERT_LT(0, n) TH_LOG("%s", strerror(-n));
+	ASSERT_TRUE(parse(_metadata, buf, n, BUFSIZE, &l));
+	ASSERT_LT(2, l.n);
+	for (i = 0; i < l.n; i++) {
+		struct statx want;
+
+		EXPECT_EQ(-EACCES, l.r[i].d.d_error) TH_LOG("%s", l.r[i].name);
+		EXPECT_EQ(EACCES, statx_as_nobody(self->dfd, l.r[i].name,
+						  NOFOLLOW, mask, &want));
+		EXPECT_NE(0, l.r[i].d.d_namelen);
+	}
+	EXPECT_EQ(0, chmod(self->dir, 0755));
+	listing_free(&l);
+	free(buf);
+}
+
+/*
+ * Entries that come and go while the directory is read: every record is
+ * whole, an entry that was there throughout is there with its own
+ * attributes, and one that went has ENOENT or the attributes of a file.
+ */
+TEST_F(dir, concurrent_changes)
+{
+	struct listing keep = {};
+	unsigned int pass, i, j;
+	pid_t pid;
+
+	ASSERT_EQ(0, list_all(_metadata, self->dfd, STATX_BASIC_STATS, 0,
+			      BUFSIZE, &keep));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char a[PATH_MAX], b[PATH_MAX];
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (i = 0;; i++) {
+			int fd;
+
+			snprintf(a, sizeof(a), "%s/T%u", self->dir, i % 64);
+			snprintf(b, sizeof(b), "%s/R%u", self->dir, i % 64);
+			fd = open(a, O_CREAT | O_WRONLY, 0644);
+			if (fd >= 0)
+				close(fd);
+			if (i % 3 == 0)
+				rename(a, b);
+			if (i % 5 == 0)
+				unlink(b);
+			if (i % 2 == 0)
+				unlink(a);
+		}
+	}
+	for (pass = 0; pass < 20; pass++) {
+		struct listing l = {};
+
+		ASSERT_EQ(0, lseek(self->dfd, 0, SEEK_SET));
+		ASSERT_EQ(0, list_all(_metadata, self->dfd, STATX_BASIC_STATS,
+				      0, 4096, &l));
+		for (i = 0; i < keep.n; i++) {
+			for (j = 0; j < l.n; j++)
+				if (!strcmp(keep.r[i].name, l.r[j].name))
+					break;
+			EXPECT_GT(l.n, j) TH_LOG("%s missing", keep.r[i].name);
+			if (j == l.n || !strcmp(l.r[j].name, "."))
+				continue;
+			EXPECT_EQ(0, l.r[j].d.d_error);
+			EXPECT_EQ(keep.r[i].d.d_stx.stx_ino,
+				  l.r[j].d.d_stx.stx_ino);
+			EXPECT_EQ(keep.r[i].d.d_stx.stx_mode,
+				  l.r[j].d.d_stx.stx_mode);
+		}
+		for (j = 0; j < l.n; j++) {
+			if (l.r[j].name[0] != 'T' && l.r[j].name[0] != 'R')
+				continue;
+			if (l.r[j].d.d_error) {
+				EXPECT_EQ(-ENOENT, l.r[j].d.d_error);
+				continue;
+			}
+			EXPECT_TRUE(S_ISREG(l.r[j].d.d_stx.stx_mode));
+		}
+		listing_free(&l);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	listing_free(&keep);
+}
+
+/*
+ * A mount on a subdirectory: its record is the mounted root, as statx()
+ * of the name gives it, while d_ino stays the covered directory's number.
+ */
+TEST_F(dir, mount_on_entry)
+{
+	struct listing l = {};
+	char sub[PATH_MAX];
+	struct stat covered;
+	unsigned int i;
+
+	snprintf(sub, sizeof(sub), "%s/SUBDIR", self->dir);
+	ASSERT_EQ(0, lstat(sub, &covered));
+	ASSERT_EQ(0, mount("sxdir", sub, "tmpfs", 0, NULL));
+	ASSERT_EQ(0, list_all(_metadata, self->dfd, STATX_BASIC_STATS |
+			      STATX_MNT_ID_UNIQUE, 0, BUFSIZE, &l));
+	for (i = 0; i < l.n; i++)
+		if (!strcasecmp(l.r[i].name, "SUBDIR"))
+			break;
+	ASSERT_GT(l.n, i);
+	EXPECT_EQ(covered.st_ino, l.r[i].d.d_ino);
+	EXPECT_TRUE(l.r[i].d.d_stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+	check_rec(_metadata, self->dfd, &l.r[i], STATX_BASIC_STATS |
+		  STATX_MNT_ID_UNIQUE, 0, false);
+	EXPECT_EQ(0, umount2(sub, MNT_DETACH));
+	listing_free(&l);
+}
+
+/* Names of 1 to NAME_MAX bytes, on filesystems that take them */
+TEST_F(dir, name_lengths)
+{
+	char name[NAME_MAX + 1], path[PATH_MAX];
+	struct listing l = {};
+	unsigned int len, i;
+	struct statfs sfs;
+	int dfd, fd;
+
+	ASSERT_EQ(0, statfs(self->dir, &sfs));
+	if (sfs.f_namelen < NAME_MAX)
+		STATX_SKIP(return, "%s names are at most %ld bytes (statfs)",
+			   variant->fs->name, (long)sfs.f_namelen);
+	snprintf(path, sizeof(path), "%s/names", self->dir);
+	ASSERT_EQ(0, mkdir(path, 0755));
+	dfd = open(path, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, dfd);
+	for (len = 1; len <= NAME_MAX; len++) {
+		memset(name, 'n', len);
+		name[len] = '\0';
+		fd = openat(dfd, name, O_CREAT | O_WRONLY, 0644);
+		ASSERT_LE(0, fd) TH_LOG("a name of %u bytes: %m", len);
+		close(fd);
+	}
+	/* btrfs lists what the directory held when it was opened. */
+	close(dfd);
+	dfd = open(path, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, dfd);
+	ASSERT_EQ(0, list_all(_metadata, dfd, STATX_BASIC_STATS, 0, BUFSIZE,
+			      &l));
+	EXPECT_EQ(NAME_MAX + 2, l.n);
+	for (i = 0; i < l.n; i++)
+		check_rec(_metadata, dfd, &l.r[i], STATX_BASIC_STATS, 0,
+			  readdir_ino_is_inode(variant->fs));
+	listing_free(&l);
+	close(dfd);
+}
+
+/* The errors of the call, each with nothing written and nothing read. */
+TEST_F(dir, errors)
+{
+	unsigned char *buf = malloc(BUFSIZE), *none;
+	char file[PATH_MAX], gone[PATH_MAX];
+	struct listing a = {}, b = {};
+	int fd;
+
+	ASSERT_TRUE(!!buf);
+	memset(buf, POISON, BUFSIZE);
+	EXPECT_EQ(-1, sys_statx_dir(-1, buf, BUFSIZE, 0, 0));
+	EXPECT_EQ(EBADF, errno);
+	EXPECT_EQ(-1, sys_statx_dir(1000000, buf, BUFSIZE, 0, 0));
+	EXPECT_EQ(EBADF, errno);
+
+	fd = open(self->dir, O_PATH | O_DIRECTORY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, sys_statx_dir(fd, buf, BUFSIZE, 0, 0));
+	EXPECT_EQ(EBADF, errno);
+	close(fd);
+
+	snprintf(file, sizeof(file), "%s/F1", self->dir);
+	fd = open(file, O_RDONLY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, sys_statx_dir(fd, buf, BUFSIZE, 0, 0));
+	EXPECT_EQ(ENOTDIR, errno);
+	close(fd);
+
+	snprintf(gone, sizeof(gone), "%s/gone", self->dir);
+	ASSERT_EQ(0, mkdir(gone, 0755));
+	fd = open(gone, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, rmdir(gone));
+	EXPECT_EQ(-1, sys_statx_dir(fd, buf, BUFSIZE, 0, 0));
+	EXPECT_EQ(ENOENT, errno);
+	close(fd);
+
+	EXPECT_EQ(-1, sys_statx_dir(self->dfd, buf, BUFSIZE, 0,
+				    AT_SYMLINK_NOFOLLOW));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, sys_statx_dir(self->dfd, buf, BUFSIZE, 0, 0x80000000));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, sys_statx_dir(self->dfd, buf, BUFSIZE, 0,
+				    AT_STATX_SYNC_TYPE));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, sys_statx_dir(self->dfd, buf, BUFSIZE, STATX__RESERVED,
+				    0));
+	EXPECT_EQ(EINVAL, errno);
+	/* None of these read anything: the first records are still due. */
+	EXPECT_EQ(0, lseek(self->dfd, 0, SEEK_CUR));
+	EXPECT_EQ(POISON, buf[0]);
+
+	/* An unmapped buffer: EFAULT, and the position does not move. */
+	ASSERT_EQ(0, getdents_all(self->dfd, &a));
+	ASSERT_EQ(0, lseek(self->dfd, 0, SEEK_SET));
+	none = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(none != MAP_FAILED);
+	ASSERT_EQ(0, munmap(none + 4096, 4096));
+	EXPECT_EQ(-1, sys_statx_dir(self->dfd, none + 4096, 4096, 0, 0));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(0, lseek(self->dfd, 0, SEEK_CUR));
+
+	/*
+	 * A buffer that ends in the hole: the records before it, and the
+	 * position after them, so that the next call goes on from there.
+	 */
+	fd = sys_statx_dir(self->dfd, none + 4096 - 600, 8192, 0, 0);
+	ASSERT_LT(0, fd) TH_LOG("%s", strerror(errno));
+	ASSERT_TRUE(parse(_metadata, none + 4096 - 600, fd, fd, &b));
+	ASSERT_EQ(0, list_all(_metadata, self->dfd, 0, 0, BUFSIZE, &b));
+	ASSERT_EQ(a.n, b.n);
+	for (fd = 0; fd < (int)a.n; fd++)
+		EXPECT_STREQ(a.r[fd].name, b.r[fd].name);
+	munmap(none, 4096);
+	listing_free(&a);
+	listing_free(&b);
+	free(buf);
+}
+
+/*
+ * An overlayfs directory that merges a lower and an upper one, with a
+ * file copied up and one whited out: every record is what statx() of its
+ * name through the overlay gives.
+ */
+TEST(overlayfs)
+{
+	char base[128], lower[160], upper[160], work[160], merged[160];
+	char opts[640], path[192], why[160];
+	struct listing l = {};
+	enum statx_verdict v;
+	unsigned int i;
+	int dfd, fd;
+
+	if (!have_statx_dir())
+		STATX_SKIP(return, "the kernel has no statx_dir()");
+	v = statx_fs_mkdtemp(STATX_FS(TMPFS), "ovl", base, sizeof(base), why,
+			     sizeof(why));
+	if (v == STATX_CANNOT)
+		STATX_SKIP(return, "%s", why);
+	ASSERT_EQ(STATX_GO_ON, v) TH_LOG("%s", why);
+	snprintf(lower, sizeof(lower), "%s/lower", base);
+	snprintf(upper, sizeof(upper), "%s/upper", base);
+	snprintf(work, sizeof(work), "%s/work", base);
+	snprintf(merged, sizeof(merged), "%s/merged", base);
+	ASSERT_EQ(0, mkdir(lower, 0755));
+	ASSERT_EQ(0, mkdir(upper, 0755));
+	ASSERT_EQ(0, mkdir(work, 0755));
+	ASSERT_EQ(0, mkdir(merged, 0755));
+	populate(lower, 10);
+	snprintf(path, sizeof(path), "%s/UPPERONLY", upper);
+	fd = open(path, O_CREAT | O_WRONLY, 0644);
+	ASSERT_LE(0, fd);
+	close(fd);
+	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s",
+		 lower, upper, work);
+	if (mount("overlay", merged, "overlay", 0, opts)) {
+		ASSERT_EQ(ENODEV, errno) TH_LOG("mount -t overlay: %m");
+		statx_rmtree(base);
+		STATX_SKIP(return, "the kernel has no overlayfs");
+	}
+	/* One file copied up, one whited out */
+	snprintf(path, sizeof(path), "%s/F1", merged);
+	ASSERT_EQ(0, truncate(path, 3));
+	snprintf(path, sizeof(path), "%s/F2", merged);
+	ASSERT_EQ(0, unlink(path));
+
+	dfd = open(merged, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, dfd);
+	ASSERT_EQ(0, list_all(_metadata, dfd, STATX_BASIC_STATS | STATX_BTIME,
+			      0, BUFSIZE, &l));
+	for (i = 0; i < l.n; i++) {
+		EXPECT_STRNE("F2", l.r[i].name);
+		check_rec(_metadata, dfd, &l.r[i],
+			  STATX_BASIC_STATS | STATX_BTIME, 0, false);
+	}
+	/* ., .., F0, F1, F3-F9, SUBDIR, LINK, DANGLING, FIFO, NULLDEV, UPPERONLY */
+	EXPECT_EQ(17, l.n);
+	listing_free(&l);
+	close(dfd);
+	EXPECT_EQ(0, umount2(merged, MNT_DETACH));
+	statx_rmtree(base);
+}
+
+int main(int argc, char **argv)
+{
+	statx_fs_namespace();
+	return test_harness_run(argc, argv);
+}
