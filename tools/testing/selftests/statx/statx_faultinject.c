@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * statx(2) under injected allocation failures, on each filesystem under
- * /mnt.  Needs CONFIG_FAULT_INJECTION, CONFIG_FAILSLAB,
+ * statx(2) under injected allocation failures, on each filesystem the
+ * program makes in a mount namespace of its own.  Needs CONFIG_FAULT_INJECTION, CONFIG_FAILSLAB,
  * CONFIG_FAIL_PAGE_ALLOC and CONFIG_FAULT_INJECTION_DEBUG_FS (see
  * Documentation/fault-injection/fault-injection.rst); skipped without
  * them.
@@ -23,6 +23,9 @@
  * random: failslab and fail_page_alloc aimed at this process only
  * (task-filter=Y, /proc/self/make-it-fail around each call) with a
  * probability per allocation, over a few hundred calls.
+ *
+ * statx_dir_fail_nth: the same for statx_dir() of the directory, whose
+ * failures land in the call or in single records.
  *
  * The debugfs knobs are restored afterwards.
  */
@@ -399,6 +402,103 @@ TEST_F_TIMEOUT(fi, random, 120)
 	ASSERT_EQ(0, knobs_aim("0"));
 	print_outcomes(s, variant->fs->name, "random 20%");
 	EXPECT_LT(0, s->enomem[0] + s->enomem[1]);
+}
+
+#ifndef __NR_statx_dir
+#define __NR_statx_dir 548
+#endif
+
+/*
+ * Check one statx_dir() listing of the test directory, @ret bytes in @buf
+ * or -1 with @err: the call fails with ENOMEM only, and each record of a
+ * file eN has ENOMEM or the attributes of that file.  Returns the number
+ * of records with ENOMEM; the number of files eN listed in *@found.
+ */
+static unsigned int check_listing(struct __test_metadata *_metadata,
+				  struct fi_state *s, const char *buf,
+				  ssize_t ret, int err, unsigned int *found)
+{
+	unsigned int enomem = 0;
+	ssize_t pos = 0;
+
+	*found = 0;
+	if (ret < 0) {
+		EXPECT_EQ(ENOMEM, err) TH_LOG("statx_dir(): %s", strerror(err));
+		return 0;
+	}
+	while (pos < ret) {
+		const struct statx_dirent *d = (const void *)(buf + pos);
+		int e;
+
+		pos += d->d_reclen;
+		if (d->d_error) {
+			EXPECT_EQ(-ENOMEM, d->d_error) TH_LOG("%s", d->d_name);
+			enomem++;
+			continue;
+		}
+		if (sscanf(d->d_name, "e%d", &e) != 1)
+			continue;
+		ASSERT_GT(NR_EXISTING, e);
+		(*found)++;
+		EXPECT_TRUE(is_file(s, e, &d->d_stx))
+			TH_LOG("%s: inode %llu, mode %#o, size %llu", d->d_name,
+			       (unsigned long long)d->d_stx.stx_ino,
+			       d->d_stx.stx_mode,
+			       (unsigned long long)d->d_stx.stx_size);
+	}
+	return enomem;
+}
+
+/*
+ * statx_dir() of the directory with its dentries evicted, failing each
+ * allocation in turn: ENOMEM for the call or for some entries, never a
+ * wrong record, and the next listing complete.
+ */
+TEST_F_TIMEOUT(fi, statx_dir_fail_nth, 120)
+{
+	struct fi_state *s = &self->s;
+	unsigned int n, found, calls = 0, entries = 0;
+	static char buf[65536];
+	char left[16];
+
+	if (syscall(__NR_statx_dir, -1, NULL, 0, 0, 0) == 0 || errno != EBADF)
+		STATX_SKIP(return, "the kernel has no statx_dir()");
+	if (s->nth < 0)
+		STATX_SKIP(return, "no /proc/thread-self/fail-nth");
+	ASSERT_EQ(0, knobs_aim("0"));
+	for (n = 1; n <= MAX_NTH; n++) {
+		ssize_t ret, len;
+		int err;
+
+		drop_dentries(s);
+		ASSERT_EQ(0, lseek(s->dirfd, 0, SEEK_SET));
+		ASSERT_EQ(0, write_num(s->nth, n));
+		ret = syscall(__NR_statx_dir, s->dirfd, buf, sizeof(buf),
+			      STATX_BASIC_STATS, 0);
+		err = errno;
+		len = pread(s->nth, left, sizeof(left) - 1, 0);
+		write_num(s->nth, 0);
+		ASSERT_LT(0, len);
+		left[len] = 0;
+		if (ret < 0)
+			calls++;
+		entries += check_listing(_metadata, s, buf, ret, err, &found);
+
+		/* Without injection, every file is back. */
+		ASSERT_EQ(0, lseek(s->dirfd, 0, SEEK_SET));
+		ret = syscall(__NR_statx_dir, s->dirfd, buf, sizeof(buf),
+			      STATX_BASIC_STATS, 0);
+		ASSERT_LT(0, ret) TH_LOG("%s", strerror(errno));
+		EXPECT_EQ(0, check_listing(_metadata, s, buf, ret, 0, &found));
+		EXPECT_EQ(NR_EXISTING, found);
+		if (atoi(left) > 0)
+			break;
+	}
+	EXPECT_GT(MAX_NTH, n);
+	ksft_print_msg("%s statx_dir fail-nth: %u points, ENOMEM %u calls, %u entries\n",
+		       variant->fs->name, n - 1, calls, entries);
+	/* The buffer for the names is the first allocation: it must fail. */
+	EXPECT_LT(0, calls);
 }
 
 int main(int argc, char **argv)

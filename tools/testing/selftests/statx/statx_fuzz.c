@@ -124,7 +124,7 @@ enum dkind {
 };
 
 static const char *const dnames[D_NR] = {
-	"AT_FDCWD", "dir", "O_PATH dir", "dir on /mnt fs", "O_PATH file",
+	"AT_FDCWD", "dir", "O_PATH dir", "dir on a made fs", "O_PATH file",
 	"file", "closed fd", "-1", "huge fd", "negative fd",
 };
 
@@ -965,6 +965,128 @@ TEST_F_TIMEOUT(fuzz, random_calls, 900)
 				       e, strerror(e), f->other_errno[e]);
 	EXPECT_EQ(0, f->mismatches);
 	EXPECT_EQ(count, f->calls);
+}
+
+#ifndef __NR_statx_dir
+#define __NR_statx_dir 548
+#endif
+#define DIRBUF	(16 * PAGE)
+
+/*
+ * statx_dir() with the same directory fds, flags and masks as statx()
+ * above, and buffers of random sizes that are whole, NULL, unmapped,
+ * read-only, a kernel address, or end at a PROT_NONE page.  Bad flags or
+ * a reserved mask bit: EINVAL; an fd that is not open, or open O_PATH:
+ * EBADF; a file: ENOTDIR.  A directory: records, 0 at its end, EINVAL
+ * only for a buffer smaller than the largest record, EFAULT only for a
+ * buffer not writable; records whole and nothing written past them.
+ */
+TEST_F_TIMEOUT(fuzz, statx_dir_calls, 300)
+{
+	static const size_t sizes[] = {
+		0, 1, 0x120, 0x128, 0x220, 0x221, 4096, DIRBUF,
+	};
+	struct fuzz *f = self->f;
+	uint64_t seed = env_ull("STATX_FUZZ_SEED", FUZZ_DEFAULT_SEED);
+	unsigned long count = env_ull("STATX_FUZZ_COUNT", FUZZ_DEFAULT_COUNT) / 20;
+	unsigned long i, bad = 0, hist[4] = { 0 };
+	unsigned char *mem;
+	struct rng r;
+
+	if (syscall(__NR_statx_dir, -1, NULL, 0, 0, 0) == 0 || errno != EBADF)
+		STATX_SKIP(return, "the kernel has no statx_dir()");
+	mem = mmap(NULL, DIRBUF + PAGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(mem != MAP_FAILED);
+	ASSERT_EQ(0, mprotect(mem + DIRBUF, PAGE, PROT_NONE));
+	r.s = splitmix64(&seed) | 1;
+	for (i = 0; i < count; i++) {
+		static const unsigned int syncs[] = {
+			AT_STATX_SYNC_AS_STAT, AT_STATX_FORCE_SYNC,
+			AT_STATX_DONT_SYNC,
+		};
+		unsigned int flags = below(&r, 4) ? syncs[below(&r, 3)] :
+				     rand_flags(&r);
+		unsigned int mask = rand_mask(&r);
+		size_t size = below(&r, 2) ? sizes[below(&r, ARRAY_SIZE(sizes))] :
+				below(&r, DIRBUF + 1);
+		unsigned int k = below(&r, 10);
+		bool writable = k < 6;
+		unsigned char *buf;
+		enum dkind dk;
+		int fd = pick_dirfd(f, &r, &dk), want = 0, err;
+		ssize_t ret;
+
+		if (k < 6)		/* ending at the PROT_NONE page */
+			buf = mem + DIRBUF - size;
+		else if (k == 6)
+			buf = NULL;
+		else if (k == 7)
+			buf = f->mem + 4 * PAGE;	/* unmapped */
+		else if (k == 8)
+			buf = f->mem + PAGE;		/* read-only */
+		else
+			buf = (unsigned char *)~(uintptr_t)(PAGE - 1);
+		if ((flags & ~AT_STATX_SYNC_TYPE) ||
+		    (flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE ||
+		    (mask & STATX__RESERVED))
+			want = EINVAL;
+		else if (dk != D_DIR && dk != D_FSDIR && dk != D_FILE)
+			want = EBADF;
+		else if (dk == D_FILE)
+			want = ENOTDIR;
+		if ((dk == D_DIR || dk == D_FSDIR) && below(&r, 3) == 0)
+			lseek(fd, 0, SEEK_SET);
+		if (writable)
+			memset(buf, PATTERN, size);
+		ret = syscall(__NR_statx_dir, fd, buf, size, mask, flags);
+		err = ret < 0 ? errno : 0;
+		hist[ret > 0 ? 0 : !ret ? 1 : err == EINVAL ? 2 : 3]++;
+		if (want) {
+			if (ret != -1 || err != want) {
+				bad++;
+				TH_LOG("#%lu %s, %s[%zu], %#x, %#x: %zd %s, not %s",
+				       i, dnames[dk], writable ? "buf" : "bad buf",
+				       size, mask, flags, ret, strerror(err),
+				       strerror(want));
+			}
+			continue;
+		}
+		/* A directory */
+		if (ret < 0 && !(err == EINVAL && size < 0x220) &&
+		    !(err == EFAULT && !writable)) {
+			bad++;
+			TH_LOG("#%lu %s, %s[%zu], %#x, %#x: %s", i, dnames[dk],
+			       writable ? "buf" : "bad buf", size, mask, flags,
+			       strerror(err));
+		}
+		if (ret > 0) {
+			ssize_t pos = 0;
+
+			EXPECT_TRUE(writable);
+			EXPECT_GE((ssize_t)size, ret);
+			while (pos < ret) {
+				const struct statx_dirent *d = (void *)(buf + pos);
+
+				if (d->d_reclen < 0x128 || d->d_reclen % 8 ||
+				    d->d_reclen > ret - pos ||
+				    strlen(d->d_name) != d->d_namelen)
+					break;
+				pos += d->d_reclen;
+			}
+			EXPECT_EQ(ret, pos) TH_LOG("call %lu: a bad record", i);
+			for (pos = ret; pos < (ssize_t)size; pos++)
+				if (buf[pos] != PATTERN)
+					break;
+			EXPECT_EQ((ssize_t)size, pos)
+				TH_LOG("call %lu: byte %zd past %zd written", i,
+				       pos, ret);
+		}
+	}
+	ksft_print_msg("statx_dir %lu calls: %lu read, %lu at end, %lu EINVAL, %lu others\n",
+		       count, hist[0], hist[1], hist[2], hist[3]);
+	EXPECT_EQ(0, bad);
+	munmap(mem, DIRBUF + PAGE);
 }
 
 int main(int argc, char **argv)

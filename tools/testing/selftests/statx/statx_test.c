@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * statx(2) fields against independent sources of truth, for every file
- * type on every filesystem the harness mounts: the basic fields must equal
+ * type on every filesystem the suite makes: the basic fields must equal
  * what fstatat(2) returns, the file type and device number what mknod(2)
  * was given, the size what was written, the inode number what readdir
  * returns, and the timestamps of a new file must lie between the clock
