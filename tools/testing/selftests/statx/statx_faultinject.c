@@ -497,8 +497,12 @@ TEST_F_TIMEOUT(fi, statx_dir_fail_nth, 120)
 	EXPECT_GT(MAX_NTH, n);
 	ksft_print_msg("%s statx_dir fail-nth: %u points, ENOMEM %u calls, %u entries\n",
 		       variant->fs->name, n - 1, calls, entries);
-	/* The buffer for the names is the first allocation: it must fail. */
-	EXPECT_LT(0, calls);
+	/*
+	 * At least the names' buffer was allocated; kvmalloc() falls back
+	 * to vmalloc(), so that the call itself fails only where the
+	 * filesystem's readdir allocates (ext4's htree).
+	 */
+	EXPECT_LT(0, n - 1);
 }
 
 int main(int argc, char **argv)
