@@ -192,25 +192,6 @@ static int getdents_all(int dfd, struct listing *l)
 	}
 }
 
-/* The first byte where @a and @b differ, or NULL */
-static const char *stx_diff(const struct statx *a, const struct statx *b)
-{
-	const unsigned char *pa = (const void *)a, *pb = (const void *)b;
-	static char buf[160];
-	const char *name;
-	unsigned int i;
-
-	for (i = 0; i < sizeof(*a); i++) {
-		if (pa[i] == pb[i])
-			continue;
-		name = statx_field_at(i);
-		snprintf(buf, sizeof(buf), "byte %#x (%s): %#x vs %#x", i,
-			 name ?: "not a field", pa[i], pb[i]);
-		return buf;
-	}
-	return NULL;
-}
-
 /*
  * FAT and exFAT have no inode numbers on disk: readdir makes one up for an
  * entry that is not in the inode cache, which the lookup after it may not
@@ -242,7 +223,7 @@ static void check_rec(struct __test_metadata *_metadata, int dfd,
 	/* Reading the directory may move its atime (relatime). */
 	if (!strcmp(r->name, "."))
 		want.stx_atime = r->d.d_stx.stx_atime;
-	diff = stx_diff(&want, &r->d.d_stx);
+	diff = statx_stx_diff(&want, &r->d.d_stx);
 	EXPECT_TRUE(!diff) TH_LOG("%s, mask %#x: %s", r->name, mask, diff);
 	if (same_ino && !(r->d.d_stx.stx_attributes & STATX_ATTR_MOUNT_ROOT) &&
 	    strcmp(r->name, ".."))
@@ -580,7 +561,7 @@ TEST_F(dir, as_nobody)
 		EXPECT_EQ(-err, l.r[i].d.d_error) TH_LOG("%s", l.r[i].name);
 		if (err || !strcmp(l.r[i].name, "."))
 			continue;
-		diff = stx_diff(&want, &l.r[i].d.d_stx);
+		diff = statx_stx_diff(&want, &l.r[i].d.d_stx);
 		EXPECT_TRUE(!diff) TH_LOG("%s: %s", l.r[i].name, diff);
 	}
 	listing_free(&l);

@@ -873,23 +873,18 @@ static inline const char *statx_req_str(const struct statx_req *r)
 }
 
 /*
- * Compare two results byte for byte.  Returns NULL when they are the
+ * Compare two struct statx byte for byte.  Returns NULL when they are the
  * same, else a description of the first difference.
  */
-static inline const char *statx_res_diff(const struct statx_res *a,
-					 const struct statx_res *b)
+static inline const char *statx_stx_diff(const struct statx *a,
+					 const struct statx *b)
 {
+	const unsigned char *pa = (const void *)a, *pb = (const void *)b;
 	static char buf[200];
-	const unsigned char *pa = (const void *)&a->stx;
-	const unsigned char *pb = (const void *)&b->stx;
 	const char *name;
 	unsigned int i;
 
-	if (a->ret != b->ret) {
-		snprintf(buf, sizeof(buf), "returned %d vs %d", a->ret, b->ret);
-		return buf;
-	}
-	for (i = 0; i < sizeof(a->stx); i++) {
+	for (i = 0; i < sizeof(*a); i++) {
 		if (pa[i] == pb[i])
 			continue;
 		name = statx_field_at(i);
@@ -898,6 +893,19 @@ static inline const char *statx_res_diff(const struct statx_res *a,
 		return buf;
 	}
 	return NULL;
+}
+
+/* Compare two results: the return value, then statx_stx_diff(). */
+static inline const char *statx_res_diff(const struct statx_res *a,
+					 const struct statx_res *b)
+{
+	static char buf[200];
+
+	if (a->ret != b->ret) {
+		snprintf(buf, sizeof(buf), "returned %d vs %d", a->ret, b->ret);
+		return buf;
+	}
+	return statx_stx_diff(&a->stx, &b->stx);
 }
 
 /*
