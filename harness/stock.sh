@@ -12,7 +12,8 @@
 # the package's modules.dep and modules.softdep) and the load order, which
 # the guest init insmods first.  Each configuration is one boot:
 #   bare   no disk, nothing mounted at /mnt (what a developer's machine has)
-#   disks  the harness's disks and tmpfs mounted at /mnt/<fs>, as make check
+#   disks  the harness's disks attached, as make check has them (the
+#          selftests mount the ones they use, in their own namespaces)
 # In both the guest records its mounts (with their options) and other state
 # before and after the selftests (statx.state=1); a difference fails the
 # run's "unchanged" check.  Reports: out/stock/<config>/report.txt.

@@ -29,18 +29,6 @@ mkfs.ext4 -q -F -b 4096 -E offset=$((2048 * 512)) "$dir/parts.img" 2048
 mkfs.ext4 -q -F -b 4096 -E offset=$((18433 * 512)) "$dir/parts.img" 2048
 disk parts "physical_block_size=4096,min_io_size=4096,opt_io_size=65536,discard_granularity=4096"
 
-# ntfs3-c: a volume made with compression on (mkntfs -C), so that ntfscp
-# stores text.txt compressed; ntfsinfo on the host shows its $DATA flags.
-img ntfs3-c 32M
-mkntfs -q -F -f -C -L statxc "$dir/ntfs3-c.img" >/dev/null 2>&1 ||
-	die "mkntfs failed"
-for i in $(seq 1 8192); do
-	echo "line $i of a text that compresses well, written on the host"
-done > "$dir/ntfs3-c.txt"
-ntfscp -q "$dir/ntfs3-c.img" "$dir/ntfs3-c.txt" text.txt ||
-	die "ntfscp failed"
-disk ntfs3-c
-
 # btrfs-slow: btrfs on a disk whose writes QEMU throttles to 4 per second
 # (a "drive." property goes to -drive), so that a transaction commit spends
 # hundreds of milliseconds writing its superblocks.

@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# Sourced by images.sh: the disks of the statx I/O parameter and
-# information flag tests (tools/testing/selftests/statx/statx_io_info.c).
+# Sourced by images.sh: the disks of the statx I/O parameter tests
+# (tools/testing/selftests/statx/statx_io_info.c), which find each by its
+# serial and mount it in their own mount namespace.  The images other
+# tools write (compressed squashfs, erofs and ntfs3, DOS attributes) are
+# made by the selftests' own mkimages.sh when they are built.
 #
 # Each "-io" disk gets its own virtio-blk topology, so that a value read
 # from the wrong device cannot pass.  The filesystem block sizes are given
@@ -51,27 +54,3 @@ disk ext4-geom "$IO_PROPS"
 io_disk xfs-geom 320M 4096 8192 65536 16384
 mkfs.xfs -q -f -b size=4096 -d su=32k,sw=4,agcount=4 "$dir/xfs-geom.img" 2>/dev/null
 disk xfs-geom "$IO_PROPS"
-
-# Compressed read-only filesystems, and the same files stored plain.
-mkdir -p "$dir/stage-c"
-cp "$dir/stage/sample.txt" "$dir/stage-c/sample.txt"
-for i in $(seq 1 8192); do
-	echo "line $i of a text that compresses well, written on the host"
-done > "$dir/stage-c/text.txt"
-# Two squashfs blocks (128 KiB each) of data that does not compress, the
-# same on every run: mksquashfs and mkfs.erofs store it plain.
-python3 -c 'import random, sys
-random.seed(12)
-sys.stdout.buffer.write(random.randbytes(262144))' > "$dir/stage-c/random.bin"
-
-mksquashfs "$dir/stage-c" "$dir/squashfs.img" -quiet -noappend -comp gzip \
-	>/dev/null
-disk squashfs
-mksquashfs "$dir/stage-c" "$dir/squashfs-plain.img" -quiet -noappend \
-	-noI -noD -noF -noX >/dev/null
-disk squashfs-plain
-
-mkfs.erofs --quiet -zlz4 "$dir/erofs.img" "$dir/stage-c" >/dev/null
-disk erofs
-mkfs.erofs --quiet "$dir/erofs-plain.img" "$dir/stage-c" >/dev/null
-disk erofs-plain

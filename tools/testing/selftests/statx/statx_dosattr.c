@@ -2,10 +2,11 @@
 /*
  * statx() DOS attributes (hidden, system, archive, read-only) and foreign
  * ownership, checked against the filesystems' own interfaces and against
- * the attribute bytes written into the images on the host.
+ * the attribute bytes other systems' tools wrote into images.
  *
- * The host-made disks (harness/images.d) carry files named ATTR-XX whose
- * attribute byte is 0xXX, so the name is the truth written on the host.
+ * The images mkimages.sh makes with other systems' tools when the
+ * selftests are built carry files named ATTR-XX whose attribute byte is
+ * 0xXX, so the name is the truth those tools wrote.
  * On a kernel that does not report DOS attributes every case that needs
  * them is skipped.
  */
@@ -120,7 +121,7 @@ static bool parse_attr_name(const char *name, unsigned int *dos)
 }
 
 /*
- * Files whose attributes were set on the host: statx reports exactly the
+ * Files whose attributes other systems' tools set: statx reports exactly the
  * bits in their names, the filesystem's own interface agrees, and their
  * ownership is reported as synthesized.
  */
@@ -129,34 +130,38 @@ FIXTURE(host_image) {
 };
 
 FIXTURE_VARIANT(host_image) {
-	const char *disk;
+	const char *image;
 	const char *fstype;
 	enum dos_iface how;
-	int files;	/* how many ATTR-XX the host made */
+	int files;	/* how many ATTR-XX mkimages.sh made */
 };
 
 FIXTURE_VARIANT_ADD(host_image, vfat) {
-	.disk = "vfat-attr", .fstype = "vfat", .how = FAT_IOCTL, .files = 23,
+	.image = "vfat-attr", .fstype = "vfat", .how = FAT_IOCTL, .files = 23,
 };
 
 FIXTURE_VARIANT_ADD(host_image, msdos) {
-	.disk = "msdos-attr", .fstype = "msdos", .how = FAT_IOCTL, .files = 23,
+	.image = "msdos-attr", .fstype = "msdos", .how = FAT_IOCTL, .files = 23,
 };
 
 FIXTURE_VARIANT_ADD(host_image, exfat) {
-	.disk = "exfat-attr", .fstype = "exfat", .how = FAT_IOCTL, .files = 16,
+	.image = "exfat-attr", .fstype = "exfat", .how = FAT_IOCTL, .files = 16,
 };
 
 FIXTURE_VARIANT_ADD(host_image, ntfs3) {
-	.disk = "ntfs3-attr", .fstype = "ntfs3", .how = NTFS_XATTR, .files = 16,
+	.image = "ntfs3-attr", .fstype = "ntfs3", .how = NTFS_XATTR, .files = 16,
 };
 
 FIXTURE_SETUP(host_image)
 {
-	snprintf(self->dir, sizeof(self->dir), "%s/%s", STATX_TEST_ROOT,
-		 variant->disk);
-	if (!statx_fs_mounted(self->dir, variant->fstype))
-		STATX_SKIP(return, "%s is not mounted", self->dir);
+	enum statx_verdict v;
+	char why[160];
+
+	v = statx_fs_given(variant->image, variant->fstype, false, self->dir,
+			   sizeof(self->dir), why, sizeof(why));
+	if (v == STATX_CANNOT)
+		STATX_SKIP(return, "%s", why);
+	ASSERT_EQ(STATX_GO_ON, v) TH_LOG("%s", why);
 	if (!statx_caps_kernel())
 		STATX_SKIP(return, "the kernel does not have the statx series");
 	ASSERT_TRUE(dos_expected(variant->fstype));

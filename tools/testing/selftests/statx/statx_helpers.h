@@ -87,15 +87,6 @@ static inline int sys_statx(int dfd, const char *path, unsigned int flags,
 }
 
 /*
- * Where the test harness mounts the disk images it makes on the host, for
- * the tests that need an image written by another system's tools.  A test
- * of such an image that is not mounted there is skipped.
- */
-#ifndef STATX_TEST_ROOT
-#define STATX_TEST_ROOT "/mnt"
-#endif
-
-/*
  * Where a program makes the filesystems of statx_filesystems[] that its
  * tests visit, in a mount namespace of its own (statx_fs_namespace()).
  */
@@ -328,6 +319,54 @@ statx_fs_mkdtemp(const struct statx_fs *fs, const char *what, char *dir,
 		dir[0] = '\0';
 		return STATX_FAILED;
 	}
+	return STATX_GO_ON;
+}
+
+/*
+ * Where the filesystem of the image @name that mkimages.sh made or, if
+ * @disk, of the virtio disk with serial number @name is mounted in the
+ * program's namespace (statx_fs_namespace()), mounting it first if no test
+ * of the program has: images read-only (statx_scratch_mount_image_in()),
+ * disks read-write (statx_scratch_mount_disk_in()).  Returns STATX_GO_ON
+ * with the mount point in @mnt, or as statx_fs_mkdtemp() does.
+ */
+static inline enum statx_verdict
+statx_fs_given(const char *name, const char *fstype, bool disk, char *mnt,
+	       size_t len, char *why, size_t whylen)
+{
+	int err = *statx_fs_ns();
+	enum statx_scratch_rc rc;
+	struct statx_scratch s;
+
+	mnt[0] = '\0';
+	if (err) {
+		snprintf(why, whylen, "%s", err == -EPERM ?
+			 "mounting needs root" : err == -ESRCH ?
+			 "main() did not call statx_fs_namespace()" :
+			 strerror(-err));
+		return err == -EPERM ? STATX_CANNOT : STATX_FAILED;
+	}
+	memset(&s, 0, sizeof(s));
+	snprintf(s.dir, sizeof(s.dir), "%s/%s", STATX_FS_ROOT, name);
+	snprintf(s.mnt, sizeof(s.mnt), "%s/mnt", s.dir);
+	if (!statx_fs_mounted(s.mnt, fstype)) {
+		if (mkdir(s.dir, 0755) && errno != EEXIST) {
+			snprintf(why, whylen, "mkdir %s: %s", s.dir,
+				 strerror(errno));
+			return STATX_FAILED;
+		}
+		rc = disk ? statx_scratch_mount_disk_in(&s, name, fstype) :
+			    statx_scratch_mount_image_in(&s, name, fstype);
+		if (rc != SCRATCH_MOUNTED) {
+			snprintf(why, whylen, "%s", s.why);
+			statx_scratch_umount(&s);
+			return rc == SCRATCH_LACKS ? STATX_CANNOT :
+						     STATX_FAILED;
+		}
+		if (s.loop >= 0)
+			close(s.loop);
+	}
+	snprintf(mnt, len, "%s", s.mnt);
 	return STATX_GO_ON;
 }
 

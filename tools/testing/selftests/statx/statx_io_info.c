@@ -5,7 +5,8 @@
  *
  * - STATX_IO_PARAMS on a file of each filesystem and on the block device
  *   node, against the device's queue attributes in sysfs, the allocation
- *   unit and RAID geometry the harness gave mkfs (harness/images.d/), the
+ *   unit and RAID geometry mkfs was given for the virtual machine's disks
+ *   (a loop device has no I/O topology of its own to test against), the
  *   st_blocks a punched hole frees, a reflinked copy, and partitions that
  *   start on and off the device's physical block;
  * - STATX_ATTR_KERNEL_FILE on every filesystem type the kernel can mount
@@ -13,9 +14,10 @@
  *   read length is not its size is generated), and on regular files only;
  * - STATX_ATTR_SPARSE on ntfs3 (the NTFS attribute from its xattr) and its
  *   absence where it is advertised but impossible (FAT, exFAT);
- * - STATX_ATTR_STORED_COMPRESSED on squashfs, erofs and ntfs3 images made
- *   on the host with and without compression, and STATX_ATTR_COMPRESSED as
- *   the unpatched kernel reports it (ext4 and btrfs after chattr +c).
+ * - STATX_ATTR_STORED_COMPRESSED on squashfs, erofs and ntfs3 images that
+ *   mkimages.sh made with and without compression, and
+ *   STATX_ATTR_COMPRESSED as the unpatched kernel reports it (ext4 and
+ *   btrfs after chattr +c).
  *
  * A kernel without these features skips, saying why.
  */
@@ -173,13 +175,14 @@ static int write_file(const char *path, size_t len)
 }
 
 FIXTURE(io) {
+	char mnt[96];
 	char file[PATH_MAX];
 	char dev[64];
 };
 
 FIXTURE_VARIANT(io) {
 	const char *fstype;
-	const char *mnt;
+	const char *disk;	/* the virtio disk's serial */
 	unsigned int alloc;	/* allocation unit mkfs was told; 0: the */
 				/* cluster size mkfs chose, as statfs says */
 	/*
@@ -198,37 +201,37 @@ FIXTURE_VARIANT(io) {
 
 /* pbs 4096, min_io 8192, opt_io 65536, discard 16384; mkfs.ext4 -b 4096 */
 FIXTURE_VARIANT_ADD(io, ext4_io) {
-	.fstype = "ext4", .mnt = STATX_TEST_ROOT "/ext4-io", .alloc = 4096,
+	.fstype = "ext4", .disk = "ext4-io", .alloc = 4096,
 	.min = 8192, .opt = 65536, .erase = 16384,
 };
 
 /* pbs 4096, min_io 16384, opt_io 131072, discard 32768; -b size=4096 */
 FIXTURE_VARIANT_ADD(io, xfs_io) {
-	.fstype = "xfs", .mnt = STATX_TEST_ROOT "/xfs-io", .alloc = 4096,
+	.fstype = "xfs", .disk = "xfs-io", .alloc = 4096,
 	.min = 16384, .opt = 131072, .erase = 32768,
 };
 
 /* pbs 4096, min_io 8192, opt_io 262144, discard 65536; -s 4096; shared */
 FIXTURE_VARIANT_ADD(io, btrfs_io) {
-	.fstype = "btrfs", .mnt = STATX_TEST_ROOT "/btrfs-io", .alloc = 4096,
+	.fstype = "btrfs", .disk = "btrfs-io", .alloc = 4096,
 	.min = 8192, .opt = 262144, .erase = 0,
 };
 
 /* pbs 2048, min_io 4096, opt_io 32768, discard 8192; 512-byte sectors */
 FIXTURE_VARIANT_ADD(io, vfat_io) {
-	.fstype = "vfat", .mnt = STATX_TEST_ROOT "/vfat-io",
+	.fstype = "vfat", .disk = "vfat-io",
 	.min = 4096, .opt = 32768, .erase = 8192,
 };
 
 /* pbs 4096, min_io 4096, no opt_io, discard 4096; 4 KiB clusters */
 FIXTURE_VARIANT_ADD(io, exfat_io) {
-	.fstype = "exfat", .mnt = STATX_TEST_ROOT "/exfat-io",
+	.fstype = "exfat", .disk = "exfat-io",
 	.min = 4096, .opt = 0, .erase = 4096,
 };
 
 /* pbs 4096, min_io 8192, opt_io 131072, discard 16384; mkntfs -c 4096 */
 FIXTURE_VARIANT_ADD(io, ntfs3_io) {
-	.fstype = "ntfs3", .mnt = STATX_TEST_ROOT "/ntfs3-io", .alloc = 4096,
+	.fstype = "ntfs3", .disk = "ntfs3-io", .alloc = 4096,
 	.min = 8192, .opt = 131072, .erase = 16384,
 };
 
@@ -237,13 +240,13 @@ FIXTURE_VARIANT_ADD(io, ntfs3_io) {
  * unit of 32 KiB and a width of 128 KiB, larger than the device's.
  */
 FIXTURE_VARIANT_ADD(io, ext4_geom) {
-	.fstype = "ext4", .mnt = STATX_TEST_ROOT "/ext4-geom", .alloc = 4096,
+	.fstype = "ext4", .disk = "ext4-geom", .alloc = 4096,
 	.min = 32768, .opt = 131072, .erase = 16384,
 };
 
 /* pbs 4096, min_io 8192, opt_io 65536, discard 16384; -d su=32k,sw=4 */
 FIXTURE_VARIANT_ADD(io, xfs_geom) {
-	.fstype = "xfs", .mnt = STATX_TEST_ROOT "/xfs-geom", .alloc = 4096,
+	.fstype = "xfs", .disk = "xfs-geom", .alloc = 4096,
 	.min = 32768, .opt = 131072, .erase = 16384,
 };
 
@@ -252,18 +255,23 @@ FIXTURE_VARIANT_ADD(io, xfs_geom) {
  * -C 65536: 64 KiB clusters of 4 KiB blocks
  */
 FIXTURE_VARIANT_ADD(io, ext4_bigalloc) {
-	.fstype = "ext4", .mnt = STATX_TEST_ROOT "/ext4-bigalloc",
+	.fstype = "ext4", .disk = "ext4-bigalloc",
 	.alloc = 65536, .min = 65536, .opt = 0, .erase = 65536,
 };
 
 FIXTURE_SETUP(io)
 {
-	if (!statx_fs_mounted(variant->mnt, variant->fstype))
-		STATX_SKIP(return, "%s is not mounted at %s", variant->fstype,
-			   variant->mnt);
-	ASSERT_TRUE(mount_device(variant->mnt, self->dev, sizeof(self->dev)));
+	enum statx_verdict v;
+	char why[160];
+
+	v = statx_fs_given(variant->disk, variant->fstype, true, self->mnt,
+			   sizeof(self->mnt), why, sizeof(why));
+	if (v == STATX_CANNOT)
+		STATX_SKIP(return, "%s", why);
+	ASSERT_EQ(STATX_GO_ON, v) TH_LOG("%s", why);
+	ASSERT_TRUE(mount_device(self->mnt, self->dev, sizeof(self->dev)));
 	snprintf(self->file, sizeof(self->file), "%s/io_params.%d",
-		 variant->mnt, getpid());
+		 self->mnt, getpid());
 	ASSERT_EQ(0, write_file(self->file, 8192));
 }
 
@@ -289,7 +297,7 @@ static unsigned int io_alloc_unit(const char *mnt, unsigned int alloc)
 /* A regular file reports exactly the device's and the geometry's sizes. */
 TEST_F(io, file)
 {
-	unsigned int alloc = io_alloc_unit(variant->mnt, variant->alloc);
+	unsigned int alloc = io_alloc_unit(self->mnt, variant->alloc);
 	struct statx stx;
 
 	ASSERT_NE(0, alloc);
@@ -461,7 +469,7 @@ TEST_F(io, directory)
 {
 	struct statx stx;
 
-	ASSERT_EQ(0, sys_statx(AT_FDCWD, variant->mnt, 0, STATX_IO_PARAMS,
+	ASSERT_EQ(0, sys_statx(AT_FDCWD, self->mnt, 0, STATX_IO_PARAMS,
 			       &stx));
 	EXPECT_EQ(0, stx.stx_mask & STATX_IO_PARAMS);
 	EXPECT_EQ(0, stx.stx_io_min);
@@ -541,37 +549,6 @@ TEST(tmpfs_punch)
 	unlink(file);
 }
 
-/* The virtio disk whose serial is @serial, as "vdX"; false if none. */
-static bool disk_by_serial(const char *serial, char *dev, size_t len)
-{
-	struct dirent *de;
-	bool found = false;
-	DIR *d = opendir("/sys/block");
-
-	if (!d)
-		return false;
-	while (!found && (de = readdir(d))) {
-		char path[PATH_MAX], buf[64] = "";
-		FILE *f;
-
-		if (strncmp(de->d_name, "vd", 2))
-			continue;
-		snprintf(path, sizeof(path), "/sys/block/%s/serial", de->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(buf, sizeof(buf), f))
-			buf[strcspn(buf, "\n")] = '\0';
-		fclose(f);
-		if (!strcmp(buf, serial)) {
-			snprintf(dev, len, "%.60s", de->d_name);
-			found = true;
-		}
-	}
-	closedir(d);
-	return found;
-}
-
 FIXTURE(part) {
 	char dir[64];
 	char part[80];
@@ -596,7 +573,7 @@ FIXTURE_SETUP(part)
 {
 	char dev[64], node[128];
 
-	if (!disk_by_serial("parts", dev, sizeof(dev)))
+	if (!statx_disk_by_serial("parts", dev, sizeof(dev)))
 		STATX_SKIP(return, "no disk with serial \"parts\"");
 	snprintf(self->part, sizeof(self->part), "%s%d", dev, variant->num);
 	ASSERT_EQ(variant->start, block_attr(self->part, "start"));
@@ -632,7 +609,7 @@ TEST_F(part, io_params)
 	if (pbs < 0) {
 		char dev[64];
 
-		ASSERT_TRUE(disk_by_serial("parts", dev, sizeof(dev)));
+		ASSERT_TRUE(statx_disk_by_serial("parts", dev, sizeof(dev)));
 		pbs = queue_attr(dev, "physical_block_size");
 	}
 	ASSERT_EQ(4096, pbs);
@@ -683,15 +660,18 @@ static long long now_ns(void)
  */
 TEST(btrfs_statx_during_commits)
 {
-	const char *mnt = STATX_TEST_ROOT "/btrfs-slow";
 	long long worst_statx = 0, worst_commit = 0, end;
-	char file[PATH_MAX];
+	char mnt[96], file[PATH_MAX], why[160];
 	int pipefd[2], calls = 0, status;
+	enum statx_verdict v;
 	struct statx stx;
 	pid_t pid;
 
-	if (!statx_fs_mounted(mnt, "btrfs"))
-		STATX_SKIP(return, "btrfs is not mounted at %s", mnt);
+	v = statx_fs_given("btrfs-slow", "btrfs", true, mnt, sizeof(mnt), why,
+			   sizeof(why));
+	if (v == STATX_CANNOT)
+		STATX_SKIP(return, "%s", why);
+	ASSERT_EQ(STATX_GO_ON, v) TH_LOG("%s", why);
 	snprintf(file, sizeof(file), "%s/commits.%d", mnt, getpid());
 	ASSERT_EQ(0, write_file(file, 4096));
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, file, 0, STATX_IO_PARAMS, &stx));
@@ -790,12 +770,14 @@ static bool find_file(const char *dir, int depth, long magic, char *out,
 }
 
 FIXTURE(kfile) {
+	char dir[128];
 	char path[PATH_MAX];
 };
 
 FIXTURE_VARIANT(kfile) {
 	const char *dir;	/* where to look for a file */
 	const char *file;	/* or this one */
+	const struct statx_fs *fs;	/* or one written on this */
 	long magic;		/* statfs() f_type of the filesystem */
 	bool kernel_file;	/* is the flag expected? */
 	bool sized_unlike_read;	/* stx_size never equals the read length */
@@ -843,11 +825,11 @@ FIXTURE_VARIANT_ADD(kfile, securityfs) {
 };
 
 FIXTURE_VARIANT_ADD(kfile, ext4) {
-	.file = STATX_TEST_ROOT "/ext4/kfile", .magic = EXT4_SUPER_MAGIC,
+	.fs = STATX_FS(EXT4), .magic = EXT4_SUPER_MAGIC,
 };
 
 FIXTURE_VARIANT_ADD(kfile, tmpfs) {
-	.file = STATX_TEST_ROOT "/tmpfs/kfile", .magic = TMPFS_MAGIC,
+	.fs = STATX_FS(TMPFS), .magic = TMPFS_MAGIC,
 };
 
 FIXTURE_SETUP(kfile)
@@ -861,15 +843,18 @@ FIXTURE_SETUP(kfile)
 				   variant->file);
 		return;
 	}
-	if (!variant->kernel_file) {
-		char dir[PATH_MAX];
+	if (variant->fs) {
+		enum statx_verdict v;
+		char why[160];
 
-		snprintf(dir, sizeof(dir), "%s", variant->file);
-		*strrchr(dir, '/') = '\0';
-		if (statfs(dir, &sfs) || sfs.f_type != variant->magic)
-			STATX_SKIP(return, "%.900s is not on the expected filesystem",
-				   dir);
-		snprintf(self->path, sizeof(self->path), "%s", variant->file);
+		v = statx_fs_mkdtemp(variant->fs, "kfile", self->dir,
+				     sizeof(self->dir), why, sizeof(why));
+		if (v == STATX_CANNOT)
+			STATX_SKIP(return, "%s", why);
+		ASSERT_EQ(STATX_GO_ON, v) TH_LOG("%s", why);
+		ASSERT_EQ(0, statfs(self->dir, &sfs));
+		ASSERT_EQ(variant->magic, sfs.f_type);
+		snprintf(self->path, sizeof(self->path), "%s/kfile", self->dir);
 		ASSERT_EQ(0, write_file(self->path, 100));
 		return;
 	}
@@ -890,8 +875,8 @@ FIXTURE_SETUP(kfile)
 
 FIXTURE_TEARDOWN(kfile)
 {
-	if (!variant->kernel_file && !variant->dir_only && self->path[0])
-		unlink(self->path);
+	if (self->dir[0])
+		statx_rmtree(self->dir);
 }
 
 TEST_F(kfile, flag)
@@ -1114,47 +1099,60 @@ TEST(kernel_file_every_type)
 }
 
 /*
- * The disk filesystems the harness mounts store their files' data: they
- * answer "not generated", and a read returns stx_size bytes.
+ * Disk filesystems store their files' data: they answer "not generated",
+ * and a read returns stx_size bytes.  Each filesystem of
+ * statx_filesystems[] with a file written here, and squashfs and erofs
+ * with a file mkimages.sh stored.
  */
 TEST(kernel_file_disk_types)
 {
-	static const char *const names[] = {
-		"ext4", "xfs", "btrfs", "vfat", "msdos", "exfat", "ntfs3",
-		"squashfs", "erofs",
-	};
+	static const char *const images[] = { "squashfs", "erofs" };
+	const unsigned int nfs = ARRAY_SIZE(statx_filesystems);
 	unsigned int i, checked = 0;
 
 	if (!kernel_has_info_flags())
 		STATX_SKIP(return, "the kernel does not report STATX_ATTR_KERNEL_FILE");
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		char mnt[64], file[128];
+	for (i = 0; i < nfs + ARRAY_SIZE(images); i++) {
+		const struct statx_fs *fs;
+		const char *name;
+		char dir[128], file[PATH_MAX], why[160];
+		enum statx_verdict v;
 		struct statx stx;
-		const char *leaf = "sample.txt";
 
-		snprintf(mnt, sizeof(mnt), STATX_TEST_ROOT "/%s", names[i]);
-		if (!statx_fs_mounted(mnt, names[i]))
-			continue;
-		if (!strcmp(names[i], "msdos"))
-			leaf = "SAMPLE.TXT";
-		snprintf(file, sizeof(file), "%s/%s", mnt, leaf);
-		if (access(file, R_OK)) {
-			snprintf(file, sizeof(file), "%s/kfile.%d", mnt, getpid());
-			if (write_file(file, 123))
-				continue;
+		if (i < nfs) {
+			fs = &statx_filesystems[i];
+			name = fs->name;
+			if (!strcmp(fs->fstype, "tmpfs"))
+				continue;	/* not a disk filesystem */
+			v = statx_fs_mkdtemp(fs, "kfile", dir, sizeof(dir),
+					     why, sizeof(why));
+			snprintf(file, sizeof(file), "%s/KFILE.TXT", dir);
+			if (v == STATX_GO_ON)
+				ASSERT_EQ(0, write_file(file, 123));
+		} else {
+			name = images[i - nfs];
+			v = statx_fs_given(name, name, false, dir, sizeof(dir),
+					   why, sizeof(why));
+			snprintf(file, sizeof(file), "%s/text.txt", dir);
 		}
+		if (v == STATX_CANNOT) {
+			TH_LOG("%s: %s", name, why);
+			continue;
+		}
+		ASSERT_EQ(STATX_GO_ON, v) TH_LOG("%s", why);
 		ASSERT_EQ(0, sys_statx(AT_FDCWD, file, 0, STATX_BASIC_STATS,
 				       &stx));
 		EXPECT_TRUE(stx.stx_attributes_mask & STATX_ATTR_KERNEL_FILE)
-			TH_LOG("%s does not answer", names[i]);
+			TH_LOG("%s does not answer", name);
 		EXPECT_EQ(0, stx.stx_attributes & STATX_ATTR_KERNEL_FILE);
 		EXPECT_EQ((long long)stx.stx_size,
 			  read_length(file, stx.stx_size));
-		if (strstr(file, "/kfile."))
-			unlink(file);
+		if (i < nfs)
+			statx_rmtree(dir);
 		checked++;
 	}
-	EXPECT_LT(0, checked);
+	if (!checked)
+		STATX_SKIP(return, "no disk filesystem could be made (see above)");
 }
 
 /*
@@ -1294,43 +1292,49 @@ TEST_F(sparse, flag)
 }
 
 /*
- * Stored compressed: the images the harness made with compression report
+ * Stored compressed: the images mkimages.sh made with compression report
  * it on a file whose data compressed, not on one of random data (which
  * mksquashfs and mkfs.erofs keep plain), and an image made without
  * compression on neither.  STATX_ATTR_COMPRESSED stays as the unpatched
  * kernel reports it: erofs from the layout, squashfs not at all.
  */
 FIXTURE(compressed) {
+	char mnt[96];
 };
 
 FIXTURE_VARIANT(compressed) {
 	const char *fstype;
-	const char *mnt;
+	const char *image;	/* made by mkimages.sh */
 	bool compressed;	/* how the image was made */
 };
 
 FIXTURE_VARIANT_ADD(compressed, squashfs) {
-	.fstype = "squashfs", .mnt = STATX_TEST_ROOT "/squashfs",
+	.fstype = "squashfs", .image = "squashfs",
 	.compressed = true,
 };
 
 FIXTURE_VARIANT_ADD(compressed, squashfs_plain) {
-	.fstype = "squashfs", .mnt = STATX_TEST_ROOT "/squashfs-plain",
+	.fstype = "squashfs", .image = "squashfs-plain",
 };
 
 FIXTURE_VARIANT_ADD(compressed, erofs) {
-	.fstype = "erofs", .mnt = STATX_TEST_ROOT "/erofs", .compressed = true,
+	.fstype = "erofs", .image = "erofs", .compressed = true,
 };
 
 FIXTURE_VARIANT_ADD(compressed, erofs_plain) {
-	.fstype = "erofs", .mnt = STATX_TEST_ROOT "/erofs-plain",
+	.fstype = "erofs", .image = "erofs-plain",
 };
 
 FIXTURE_SETUP(compressed)
 {
-	if (!statx_fs_mounted(variant->mnt, variant->fstype))
-		STATX_SKIP(return, "%s is not mounted at %s", variant->fstype,
-			   variant->mnt);
+	enum statx_verdict v;
+	char why[160];
+
+	v = statx_fs_given(variant->image, variant->fstype, false, self->mnt,
+			   sizeof(self->mnt), why, sizeof(why));
+	if (v == STATX_CANNOT)
+		STATX_SKIP(return, "%s", why);
+	ASSERT_EQ(STATX_GO_ON, v) TH_LOG("%s", why);
 }
 
 FIXTURE_TEARDOWN(compressed)
@@ -1344,7 +1348,7 @@ TEST_F(compressed, as_before)
 	struct statx stx;
 	bool erofs = !strcmp(variant->fstype, "erofs");
 
-	snprintf(path, sizeof(path), "%s/text.txt", variant->mnt);
+	snprintf(path, sizeof(path), "%s/text.txt", self->mnt);
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, path, 0, STATX_BASIC_STATS, &stx));
 	EXPECT_EQ(erofs, !!(stx.stx_attributes_mask & STATX_ATTR_COMPRESSED));
 	EXPECT_EQ(erofs && variant->compressed,
@@ -1357,7 +1361,7 @@ TEST_F(compressed, image_file)
 	struct statx stx;
 	bool erofs = !strcmp(variant->fstype, "erofs");
 
-	snprintf(path, sizeof(path), "%s/text.txt", variant->mnt);
+	snprintf(path, sizeof(path), "%s/text.txt", self->mnt);
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, path, 0, STATX_BASIC_STATS, &stx));
 	if (!(stx.stx_attributes_mask & STATX_ATTR_STORED_COMPRESSED)) {
 		ASSERT_FALSE(kernel_has_stored_compressed());
@@ -1377,7 +1381,7 @@ TEST_F(compressed, random_file)
 	char path[PATH_MAX];
 	struct statx stx;
 
-	snprintf(path, sizeof(path), "%s/random.bin", variant->mnt);
+	snprintf(path, sizeof(path), "%s/random.bin", self->mnt);
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, path, 0, STATX_BASIC_STATS, &stx));
 	if (!(stx.stx_attributes_mask & STATX_ATTR_STORED_COMPRESSED)) {
 		ASSERT_FALSE(kernel_has_stored_compressed());
@@ -1392,7 +1396,7 @@ TEST_F(compressed, directory)
 {
 	struct statx stx;
 
-	ASSERT_EQ(0, sys_statx(AT_FDCWD, variant->mnt, 0, STATX_BASIC_STATS,
+	ASSERT_EQ(0, sys_statx(AT_FDCWD, self->mnt, 0, STATX_BASIC_STATS,
 			       &stx));
 	EXPECT_EQ(0, stx.stx_attributes_mask & STATX_ATTR_STORED_COMPRESSED);
 	EXPECT_EQ(0, stx.stx_attributes & STATX_ATTR_STORED_COMPRESSED);
@@ -1409,27 +1413,33 @@ static int ntfs_compressed(const char *path)
 }
 
 /*
- * ntfs3: text.txt was copied by ntfscp onto a volume made with mkntfs -C,
- * which stores it compressed; a file written in the guest on a plain
- * volume is not.
+ * ntfs3: text.txt was copied by ntfscp onto a volume made with mkntfs -C
+ * (mkimages.sh), which stores it compressed; a file written here on a
+ * plain volume is not.
  */
 TEST(ntfs3_stored_compressed)
 {
-	const char *cmnt = STATX_TEST_ROOT "/ntfs3-c";
-	const char *pmnt = STATX_TEST_ROOT "/ntfs3";
-	char cfile[PATH_MAX], pfile[PATH_MAX];
+	char cmnt[96], pdir[128], cfile[PATH_MAX], pfile[PATH_MAX];
+	char why[160];
+	enum statx_verdict v;
 	struct statx c, p;
 
-	if (!statx_fs_mounted(cmnt, "ntfs3") || !statx_fs_mounted(pmnt, "ntfs3"))
-		STATX_SKIP(return, "ntfs3 is not mounted at %s and %s", cmnt,
-			   pmnt);
+	v = statx_fs_given("ntfs3-c", "ntfs3", false, cmnt, sizeof(cmnt), why,
+			   sizeof(why));
+	if (v == STATX_GO_ON)
+		v = statx_fs_mkdtemp(STATX_FS(NTFS3), "plain", pdir,
+				     sizeof(pdir), why, sizeof(why));
+	if (v == STATX_CANNOT)
+		STATX_SKIP(return, "%s", why);
+	ASSERT_EQ(STATX_GO_ON, v) TH_LOG("%s", why);
 	snprintf(cfile, sizeof(cfile), "%s/text.txt", cmnt);
-	snprintf(pfile, sizeof(pfile), "%s/plain.%d", pmnt, getpid());
+	snprintf(pfile, sizeof(pfile), "%s/plain", pdir);
 	ASSERT_EQ(0, write_file(pfile, 65536));
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, cfile, 0, STATX_BASIC_STATS, &c));
 	ASSERT_EQ(0, sys_statx(AT_FDCWD, pfile, 0, STATX_BASIC_STATS, &p));
 	unlink(pfile);
-	/* The host's image, as ntfs3's own xattr reads it */
+	rmdir(pdir);
+	/* The image as ntfscp wrote it, as ntfs3's own xattr reads it */
 	ASSERT_EQ(1, ntfs_compressed(cfile));
 	if (!(c.stx_attributes_mask & STATX_ATTR_STORED_COMPRESSED)) {
 		ASSERT_FALSE(kernel_has_stored_compressed());
@@ -1444,7 +1454,7 @@ TEST(ntfs3_stored_compressed)
 	EXPECT_TRUE(c.stx_attributes & STATX_ATTR_STORED_COMPRESSED);
 	ASSERT_TRUE(p.stx_attributes_mask & STATX_ATTR_STORED_COMPRESSED);
 	EXPECT_EQ(0, p.stx_attributes & STATX_ATTR_STORED_COMPRESSED);
-	/* The host stored it in fewer clusters than its size needs. */
+	/* ntfscp stored it in fewer clusters than its size needs. */
 	EXPECT_GT(c.stx_size, c.stx_blocks * 512);
 }
 

@@ -13,8 +13,10 @@
 #ifndef STATX_SCRATCH_H
 #define STATX_SCRATCH_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <spawn.h>
 #include <stdbool.h>
@@ -49,9 +51,36 @@ enum statx_scratch_rc {
 	SCRATCH_BROKEN,		/* a fresh filesystem did not mount: a failure */
 };
 
+/*
+ * The directory "images" next to the test program, where mkimages.sh put
+ * the images it made when the selftests were built: an O_PATH fd, opened
+ * the first time, before statx_private_ns() can hide it under a tmpfs (a
+ * program installed in /tmp), or -errno.
+ */
+static inline int statx_images_dir(void)
+{
+	static int fd = -ESRCH;
+	char exe[PATH_MAX - 16], *slash;
+	ssize_t n;
+
+	if (fd != -ESRCH)
+		return fd;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n < 0)
+		return fd = -errno;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	strcat(exe, "/images");
+	fd = open(exe, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? (fd = -errno) : fd;
+}
+
 /* Enter a private mount namespace with a tmpfs on /tmp; 0 or -errno. */
 static inline int statx_private_ns(void)
 {
+	statx_images_dir();	/* while the program's directory is in view */
 	if (unshare(CLONE_NEWNS))
 		return -errno;
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
@@ -88,11 +117,11 @@ static inline int statx_run(char *const argv[])
 
 /*
  * Attach @img to a free loop device that clears itself once nothing holds
- * it, with logical blocks of @block_size bytes (0: the default, 512): its
- * fd (open read-only), or -errno.
+ * it, with logical blocks of @block_size bytes (0: the default, 512), and
+ * read-only if @ro: its fd (open read-only), or -errno.
  */
-static inline int statx_loop_attach(const char *img, unsigned int block_size,
-				    char *dev, size_t len)
+static inline int statx_loop_attach_ro(const char *img, unsigned int block_size,
+				       bool ro, char *dev, size_t len)
 {
 	struct loop_config cfg;
 	int ctl, nr, fd, ifd, ret;
@@ -109,7 +138,7 @@ static inline int statx_loop_attach(const char *img, unsigned int block_size,
 	fd = open(dev, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	ifd = open(img, O_RDWR | O_CLOEXEC);
+	ifd = open(img, (ro ? O_RDONLY : O_RDWR) | O_CLOEXEC);
 	if (ifd < 0) {
 		ret = -errno;
 		close(fd);
@@ -118,7 +147,7 @@ static inline int statx_loop_attach(const char *img, unsigned int block_size,
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.fd = ifd;
 	cfg.block_size = block_size;
-	cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR;
+	cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR | (ro ? LO_FLAGS_READ_ONLY : 0);
 	ret = ioctl(fd, LOOP_CONFIGURE, &cfg) ? -errno : 0;
 	close(ifd);
 	if (ret) {
@@ -133,6 +162,12 @@ static inline int statx_loop_attach(const char *img, unsigned int block_size,
 	ret = -errno;
 	close(fd);
 	return ifd < 0 ? ret : ifd;
+}
+
+static inline int statx_loop_attach(const char *img, unsigned int block_size,
+				    char *dev, size_t len)
+{
+	return statx_loop_attach_ro(img, block_size, false, dev, len);
 }
 
 /*
@@ -250,6 +285,152 @@ statx_scratch_mount_in(struct statx_scratch *s,
 		snprintf(s->why, sizeof(s->why), "mount -t %s: %s", r->fstype,
 			 strerror(ret));
 		return ret == ENODEV ? SCRATCH_LACKS : SCRATCH_BROKEN;
+	}
+	return SCRATCH_MOUNTED;
+}
+
+/*
+ * The path of the image @name that mkimages.sh made (statx_images_dir()):
+ * true, or false with @why saying why there is none.
+ */
+static inline bool statx_image_path(const char *name, char *path, size_t len,
+				    char *why, size_t whylen)
+{
+	int dfd = statx_images_dir();
+	char missing[64];
+	FILE *f;
+
+	if (dfd < 0) {
+		snprintf(why, whylen, "no images directory next to the test program: %s",
+			 strerror(-dfd));
+		return false;
+	}
+	snprintf(path, len, "/proc/self/fd/%d/%.40s.img", dfd, name);
+	if (!access(path, R_OK))
+		return true;
+	snprintf(missing, sizeof(missing), "%.40s.img.missing", name);
+	f = fdopen(openat(dfd, missing, O_RDONLY | O_CLOEXEC), "r");
+	if (f && fgets(why, whylen, f))
+		why[strcspn(why, "\n")] = '\0';
+	else
+		snprintf(why, whylen, "%.40s.img: %s", name, strerror(ENOENT));
+	if (f)
+		fclose(f);
+	return false;
+}
+
+/*
+ * Attach the image @name that mkimages.sh made (statx_image_path()) to a
+ * loop device, read-only, and mount its @fstype read-only at @s->dir/mnt,
+ * as statx_scratch_mount_in() does.  SCRATCH_LACKS if the image was not
+ * made.
+ */
+static inline enum statx_scratch_rc
+statx_scratch_mount_image_in(struct statx_scratch *s, const char *name,
+			     const char *fstype)
+{
+	char img[PATH_MAX], why[128];
+	int fd;
+
+	s->loop = -1;
+	snprintf(s->mnt, sizeof(s->mnt), "%s/mnt", s->dir);
+	if (!statx_image_path(name, img, sizeof(img), why, sizeof(why))) {
+		snprintf(s->why, sizeof(s->why), "image %s: %s", name, why);
+		return SCRATCH_LACKS;
+	}
+	if (chmod(s->dir, 0755) || mkdir(s->mnt, 0755)) {
+		snprintf(s->why, sizeof(s->why), "%s: %s", s->mnt,
+			 strerror(errno));
+		return SCRATCH_BROKEN;
+	}
+	fd = statx_loop_attach_ro(img, 0, true, s->dev, sizeof(s->dev));
+	if (fd < 0) {
+		snprintf(s->why, sizeof(s->why), "no loop device: %s",
+			 strerror(-fd));
+		return SCRATCH_LACKS;
+	}
+	s->loop = fd;
+	if (mount(s->dev, s->mnt, fstype, MS_RDONLY, NULL)) {
+		int err = errno;
+
+		snprintf(s->why, sizeof(s->why), "mount -t %s %s: %s", fstype,
+			 name, strerror(err));
+		return err == ENODEV ? SCRATCH_LACKS : SCRATCH_BROKEN;
+	}
+	return SCRATCH_MOUNTED;
+}
+
+/*
+ * The virtio disk whose serial number is @serial, as "vdX" in @dev; false
+ * if there is none.  A disk with an I/O topology of its own (physical
+ * block, minimum and optimal I/O size, discard granularity) cannot be
+ * made by a test: a loop device takes these from no one.  A virtual
+ * machine is given it, QEMU for one by virtio-blk's serial and topology
+ * properties.
+ */
+static inline bool statx_disk_by_serial(const char *serial, char *dev,
+					size_t len)
+{
+	struct dirent *de;
+	bool found = false;
+	DIR *d = opendir("/sys/block");
+
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		char path[PATH_MAX], buf[64] = "";
+		FILE *f;
+
+		if (strncmp(de->d_name, "vd", 2))
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/serial",
+			 de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f))
+			buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+		if (!strcmp(buf, serial)) {
+			snprintf(dev, len, "%.24s", de->d_name);
+			found = true;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * Mount the @fstype on the virtio disk with serial number @serial at
+ * @s->dir/mnt, as statx_scratch_mount_in() does: SCRATCH_LACKS if the
+ * machine has no such disk.
+ */
+static inline enum statx_scratch_rc
+statx_scratch_mount_disk_in(struct statx_scratch *s, const char *serial,
+			    const char *fstype)
+{
+	char vd[32];
+
+	s->loop = -1;
+	snprintf(s->mnt, sizeof(s->mnt), "%s/mnt", s->dir);
+	if (!statx_disk_by_serial(serial, vd, sizeof(vd))) {
+		snprintf(s->why, sizeof(s->why),
+			 "no disk with serial %s (a virtual machine's disk with its own I/O topology)",
+			 serial);
+		return SCRATCH_LACKS;
+	}
+	if (chmod(s->dir, 0755) || mkdir(s->mnt, 0755)) {
+		snprintf(s->why, sizeof(s->why), "%s: %s", s->mnt,
+			 strerror(errno));
+		return SCRATCH_BROKEN;
+	}
+	snprintf(s->dev, sizeof(s->dev), "/dev/%.24s", vd);
+	/* Held, as a loop device is, for statx_scratch_cycle(). */
+	s->loop = open(s->dev, O_RDONLY | O_CLOEXEC);
+	if (mount(s->dev, s->mnt, fstype, 0, NULL)) {
+		snprintf(s->why, sizeof(s->why), "mount -t %s %s: %s", fstype,
+			 s->dev, strerror(errno));
+		return SCRATCH_BROKEN;
 	}
 	return SCRATCH_MOUNTED;
 }
