@@ -7,7 +7,7 @@ H := harness
 .PHONY: run run-base check check-base check-stock bench assemble regen export bisect skips-list clean help
 
 help:
-	@sed -n 's/^## //p' README.md
+	@awk '/^## Commands/ { p = 1; next } p && /^- / { sub(/^- /, ""); gsub(/`/, ""); print } p && /^The test command/ { exit }' README.md
 
 run:		## build, boot, print test-statx on each filesystem
 	$(H)/run.sh series

@@ -50,14 +50,17 @@ if [ "$which" = series ]; then
 	check series-roundtrip "$HARNESS/series.py" verify
 	check series-export "$HARNESS/export.sh"
 	check series-git-am "$HARNESS/export.sh" --am
+	check man-pages "$HARNESS/manpages.sh" || true
+	check docs "$HARNESS/docs.sh" || true
 	for p in "$OUT"/export/0*.patch; do
 		n=$(basename "$p")
 		[ "${n#0000-}" = "$n" ] || continue	# the cover letter
 		# patches/checkpatch-ignore: "<patch name prefix> <TYPE> # why",
-		# for the few checks a patch cannot meet (existing identifiers).
+		# the name without its number, for the few checks a patch cannot
+		# meet (existing identifiers).
 		ign=FILE_PATH_CHANGES
 		while read -r pre type _; do
-			case "$n" in "$pre"*) ign=$ign,$type ;; esac
+			case "${n#[0-9][0-9][0-9][0-9]-}" in "$pre"*) ign=$ign,$type ;; esac
 		done < <(grep -v '^#' "$REPO/patches/checkpatch-ignore" 2>/dev/null)
 		check "checkpatch-${n%%-*}" "$TREE/scripts/checkpatch.pl" --strict \
 			--no-tree --ignore "$ign" "$p" || true

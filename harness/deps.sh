@@ -14,6 +14,8 @@ PKGS=(
 	# host-made disk images
 	e2fsprogs dosfstools mtools exfatprogs ntfs-3g xfsprogs btrfs-progs
 	squashfs-tools erofs-utils
+	# the man-pages patches: statx.2 to apply them to, groff to lint
+	manpages-dev groff-base
 )
 # make check-stock also needs apt-get, dpkg-deb (Debian's own) and kmod's
 # depmod and modprobe (above); it fetches the kernel package itself with

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # export.sh: write the series as numbered git format-patch files with a
-# cover letter and base-commit to $OUT/export.
+# cover letter and base-commit to $OUT/export, From and Signed-off-by the
+# person running it (POSTER_NAME, POSTER_EMAIL, or git config).
 # export.sh --am: git am those files onto a clean base and check the result
 # is the series' tree.
 . "$(dirname "$0")/lib.sh"
@@ -37,4 +38,35 @@ text = text.replace("*** BLURB HERE ***", body.strip("\n"))
 open(cover, "w").write(text)
 PY
 grep -q '\*\*\*' "$cover" && die "cover letter still has placeholders"
+
+# The poster's identity: POSTER_NAME and POSTER_EMAIL, or git config
+# user.name and user.email where make export runs.  Only without either
+# do the patches keep the repository's identity.
+project_name="Seed 0462fdd3 maintainers"
+project_email="maintainers@users.noreply.a-seed-0462fdd3.example"
+name=${POSTER_NAME:-$(git -C "$REPO" config user.name || true)}
+email=${POSTER_EMAIL:-$(git -C "$REPO" config user.email || true)}
+if [ -n "$name" ] && [ -n "$email" ] &&
+   [ "$name <$email>" != "$project_name <$project_email>" ]; then
+	python3 - "$project_name" "$project_email" "$name <$email>" \
+		"$exp"/*.patch <<'PY'
+import re
+import sys
+name, email, new, files = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+# format-patch may fold the From: header between the name and the address.
+old = re.escape(name) + r"\s+<" + re.escape(email) + ">"
+for p in files:
+    text = open(p).read()
+    text = re.sub(r"(?m)^(From|Signed-off-by): " + old, r"\1: " + new, text)
+    # the cover letter's shortlog
+    text = re.sub(r"(?m)^" + re.escape(name) + r" (\(\d+\):)$",
+                  new.split(" <")[0] + r" \1", text)
+    open(p, "w").write(text)
+PY
+	echo "From and Signed-off-by: $name <$email> (the poster's identity)"
+else
+	echo "From and Signed-off-by: $project_name <$project_email>" \
+		"(the repository's identity, which is no one's sign-off: set" \
+		"POSTER_NAME and POSTER_EMAIL or git config user.name/user.email)"
+fi
 echo "exported $n patches and a cover letter to $exp"

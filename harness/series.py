@@ -38,7 +38,7 @@ SERIES = os.path.join(PATCHES, "series")
 BASE = "statx-base"
 BRANCH = "series"
 ASSEMBLED = "refs/statx/assembled"
-MAINT_HEAD = "STATX SYSTEM CALL"
+MAINT_HEAD = "FILESYSTEMS (VFS and infrastructure)"
 
 
 def die(msg):
