@@ -236,6 +236,40 @@ static inline int *statx_fs_ns(void)
 	return &err;
 }
 
+/* What statx_fs_namespace() found before it made anything. */
+static struct statx_loops statx_fs_loops_before;
+static pid_t statx_fs_main_pid;
+
+/*
+ * At the program's exit: unmount what its tests made, so that the loop
+ * devices under them detach now rather than when the namespace goes, and
+ * remove the loop devices that making them added to the machine (more
+ * filesystems were mounted at once than it had free devices).
+ */
+static inline void statx_fs_cleanup(void)
+{
+	char line[4096], dir[PATH_MAX], *mnts[64];
+	int n = 0;
+	FILE *f;
+
+	if (getpid() != statx_fs_main_pid)
+		return;		/* a child the tests forked */
+	f = fopen("/proc/self/mountinfo", "r");
+	while (f && fgets(line, sizeof(line), f) && n < 64)
+		if (sscanf(line, "%*u %*u %*u:%*u %*s %4095s", dir) == 1 &&
+		    !strncmp(dir, STATX_FS_ROOT "/", strlen(STATX_FS_ROOT) + 1))
+			mnts[n++] = strdup(dir);
+	if (f)
+		fclose(f);
+	while (n--) {		/* the latest first */
+		if (mnts[n])
+			umount2(mnts[n], MNT_DETACH);
+		free(mnts[n]);
+	}
+	if (statx_loops_remove_new(&statx_fs_loops_before))
+		fprintf(stderr, "# could not remove the loop devices the tests added\n");
+}
+
 /*
  * Called by main() of a program whose tests visit statx_filesystems[],
  * before the tests run: as root, move the program into a mount namespace
@@ -243,7 +277,8 @@ static inline int *statx_fs_ns(void)
  * test runs in a child process of the program, in that namespace; the
  * first to visit a filesystem makes it there (statx_fs_mkdtemp()), and the
  * tests after it visit the same one.  Nothing outside the namespace is
- * mounted or written, and everything in it goes when the program exits.
+ * mounted or written, everything in it goes when the program exits, and
+ * so do the loop devices it added (statx_fs_cleanup()).
  */
 static inline void statx_fs_namespace(void)
 {
@@ -252,6 +287,11 @@ static inline void statx_fs_namespace(void)
 	*err = geteuid() ? -EPERM : statx_private_ns();
 	if (!*err && mkdir(STATX_FS_ROOT, 0755))
 		*err = -errno;
+	if (!*err) {
+		statx_loops_now(&statx_fs_loops_before);
+		statx_fs_main_pid = getpid();
+		atexit(statx_fs_cleanup);
+	}
 }
 
 /* Where @fs is mounted once statx_fs_mkdtemp() has made it. */

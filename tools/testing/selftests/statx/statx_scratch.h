@@ -77,6 +77,56 @@ static inline int statx_images_dir(void)
 	return fd < 0 ? (fd = -errno) : fd;
 }
 
+/* The loop devices that exist, as a bitmap of their numbers below 1024. */
+struct statx_loops {
+	unsigned char present[1024 / 8];
+};
+
+static inline void statx_loops_now(struct statx_loops *l)
+{
+	struct dirent *de;
+	DIR *d = opendir("/sys/block");
+	unsigned int n;
+
+	memset(l, 0, sizeof(*l));
+	while (d && (de = readdir(d)))
+		if (sscanf(de->d_name, "loop%u", &n) == 1 && n < 1024)
+			l->present[n / 8] |= 1 << (n % 8);
+	if (d)
+		closedir(d);
+}
+
+/*
+ * Remove the loop devices that exist now but not in @before: those that
+ * LOOP_CTL_GET_FREE made because every device was busy.  Each has
+ * detached itself (LO_FLAGS_AUTOCLEAR) once its filesystem was unmounted,
+ * or is about to: LOOP_CTL_REMOVE is retried while it is busy, for up to
+ * two seconds.  Returns how many could not be removed.
+ */
+static inline int statx_loops_remove_new(const struct statx_loops *before)
+{
+	struct statx_loops now;
+	unsigned int n;
+	int ctl, left = 0;
+
+	statx_loops_now(&now);
+	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	for (n = 0; n < 1024; n++) {
+		int tries = 40;
+
+		if (!(now.present[n / 8] & ~before->present[n / 8] & 1 << (n % 8)))
+			continue;
+		while (ctl >= 0 && ioctl(ctl, LOOP_CTL_REMOVE, n) < 0 &&
+		       errno == EBUSY && --tries)
+			usleep(50000);
+		if (ctl < 0 || !tries)
+			left++;
+	}
+	if (ctl >= 0)
+		close(ctl);
+	return left;
+}
+
 /* Enter a private mount namespace with a tmpfs on /tmp; 0 or -errno. */
 static inline int statx_private_ns(void)
 {
