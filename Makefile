@@ -4,7 +4,7 @@
 
 H := harness
 
-.PHONY: run run-base check check-base check-stock bench assemble regen export bisect skips-list clean help
+.PHONY: run run-base check check-base check-stock bench assemble regen export b4 bisect skips-list clean help
 
 help:
 	@awk '/^## Commands/ { p = 1; next } p && /^- / { sub(/^- /, ""); gsub(/`/, ""); print } p && /^The test command/ { exit }' README.md
@@ -27,6 +27,8 @@ regen:		## kernel tree commits -> patches/ and the root files
 	$(H)/series.py regen
 export:		## git format-patch --cover-letter to out/export
 	$(H)/base.sh && $(H)/series.py assemble && $(H)/export.sh && $(H)/export.sh --am
+b4:		## one small series (SERIES=name, patches/groups) as b4 prep/send --dry-run take it
+	$(H)/deps.sh && $(H)/base.sh && $(H)/series.py assemble && $(H)/b4-series.sh $(SERIES)
 bisect:		## build after every patch
 	$(H)/base.sh && $(H)/series.py assemble && $(H)/bisect.sh
 skips-list:	## rewrite harness/expected-skips from the last make check's skips

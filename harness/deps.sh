@@ -16,6 +16,8 @@ PKGS=(
 	squashfs-tools erofs-utils
 	# the man-pages patches: statx.2 to apply them to, groff to lint
 	manpages-dev groff-base
+	# make b4: a small series as b4 prep and b4 send --dry-run take it
+	b4
 )
 # make check-stock also needs apt-get, dpkg-deb (Debian's own) and kmod's
 # depmod and modprobe (above); it fetches the kernel package itself with

@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # export.sh: write the series as numbered git format-patch files with a
-# cover letter and base-commit to $OUT/export, From and Signed-off-by the
-# person running it (POSTER_NAME, POSTER_EMAIL, or git config).
+# cover letter and base-commit to $OUT/export, and again as the small
+# series it is posted as, in $OUT/export/series/NN-name/ (export_series.py),
+# From and Signed-off-by the person running it (POSTER_NAME, POSTER_EMAIL,
+# or git config).
 # export.sh --am: git am those files onto a clean base and check the result
-# is the series' tree.
+# is the series' tree; then each small series in turn.
 . "$(dirname "$0")/lib.sh"
 
 exp=$OUT/export
@@ -19,6 +21,9 @@ if [ "${1:-}" = --am ]; then
 	got=$(git -C "$wt" rev-parse "HEAD^{tree}")
 	[ "$want" = "$got" ] || die "git am gives tree $got, the series is $want"
 	echo "git am of $(echo "$patches" | wc -l) patches onto $BASE_TAG: tree $got matches"
+	# Each small series, in order, onto a clean base.
+	python3 "$HARNESS/export_series.py" "$TREE" "$BASE_TAG" "$SERIES_BRANCH" \
+		"$REPO/patches/groups" "$REPO/patches/covers" "$exp/series" --am "$wt"
 	exit 0
 fi
 
@@ -39,6 +44,12 @@ open(cover, "w").write(text)
 PY
 grep -q '\*\*\*' "$cover" && die "cover letter still has placeholders"
 
+# The same patches as the small series they are posted as, one directory
+# each (patches/groups), with their own cover letters and recipients.
+python3 "$HARNESS/export_series.py" "$TREE" "$BASE_TAG" "$SERIES_BRANCH" \
+	"$REPO/patches/groups" "$REPO/patches/covers" "$exp/series" ||
+	die "the per-series export failed"
+
 # The poster's identity: POSTER_NAME and POSTER_EMAIL, or git config
 # user.name and user.email where make export runs.  Only without either
 # do the patches keep the repository's identity.
@@ -49,7 +60,7 @@ email=${POSTER_EMAIL:-$(git -C "$REPO" config user.email || true)}
 if [ -n "$name" ] && [ -n "$email" ] &&
    [ "$name <$email>" != "$project_name <$project_email>" ]; then
 	python3 - "$project_name" "$project_email" "$name <$email>" \
-		"$exp"/*.patch <<'PY'
+		"$exp"/*.patch "$exp"/series/*/*.patch <<'PY'
 import re
 import sys
 name, email, new, files = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
