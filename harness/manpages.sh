@@ -5,11 +5,21 @@
 # every page they add or change with groff -man -ww -z: any warning fails.
 . "$(dirname "$0")/lib.sh"
 
-src=/usr/share/man/man2/statx.2.gz
-[ -e "$src" ] || die "$src is missing (deps.sh installs manpages-dev)"
+src=${STATX_MAN_SRC:-/usr/share/man/man2/statx.2.gz}
 wt=$(mktemp -d)
 trap 'rm -rf "$wt"' EXIT
 mkdir -p "$wt/man2"
+if [ ! -e "$src" ]; then
+	# A minimal image may drop /usr/share/man on install: take the page
+	# from the package itself.
+	(cd "$wt" && apt-get download -q manpages-dev >/dev/null 2>&1) ||
+		die "$src is missing and apt-get download manpages-dev failed"
+	dpkg-deb --fsys-tarfile "$wt"/manpages-dev_*.deb |
+		tar -xO ./usr/share/man/man2/statx.2.gz > "$wt/statx.2.gz" ||
+		die "no statx.2 in manpages-dev"
+	rm -f "$wt"/manpages-dev_*.deb
+	src=$wt/statx.2.gz
+fi
 zcat "$src" > "$wt/man2/statx.2"
 g() { git -C "$wt" -c user.name=man -c user.email=man@localhost "$@"; }
 g init -q
