@@ -301,46 +301,65 @@ static inline void statx_fs_root(const struct statx_fs *fs, char *buf,
 	snprintf(buf, len, "%s/%s/mnt", STATX_FS_ROOT, fs->name);
 }
 
+/* What statx_fs_mount_once() mounts, when no test of the program has. */
+enum statx_fs_source {
+	STATX_FS_MKFS,		/* the recipe of that name, on a loop device */
+	STATX_FS_IMAGE,		/* the image mkimages.sh made, read-only */
+	STATX_FS_DISK,		/* the virtio disk with that serial number */
+};
+
 /*
- * Make a fresh directory "@what.XXXXXX", mode 0755, on @fs, making @fs
- * first if no test of the program has.  Returns STATX_GO_ON with the
- * directory in @dir; otherwise @dir is empty and @why says why:
- * STATX_CANNOT for what the machine or the kernel lacks (root, a mkfs
- * program, the filesystem type), STATX_FAILED for a failure.
+ * Where the filesystem @name is mounted in the program's namespace
+ * (statx_fs_namespace()), at STATX_FS_ROOT/@name/mnt: mounted from @src
+ * first if no test of the program has (statx_scratch_mount_in(),
+ * statx_scratch_mount_image_in(), statx_scratch_mount_disk_in()).
+ * Returns STATX_GO_ON with the mount point in @mnt; otherwise @mnt is
+ * empty and @why says why: STATX_CANNOT for what the machine or the
+ * kernel lacks (root, a mkfs program, an image, a disk, the filesystem
+ * type), STATX_FAILED for a failure.
  */
 static inline enum statx_verdict
-statx_fs_mkdtemp(const struct statx_fs *fs, const char *what, char *dir,
-		 size_t len, char *why, size_t whylen)
+statx_fs_mount_once(const char *name, const char *fstype,
+		    enum statx_fs_source src, char *mnt, size_t len,
+		    char *why, size_t whylen)
 {
-	const struct statx_scratch_recipe *r = statx_scratch_recipe(fs->name);
+	const struct statx_scratch_recipe *r = NULL;
 	int err = *statx_fs_ns();
 	enum statx_scratch_rc rc;
 	struct statx_scratch s;
 
-	dir[0] = '\0';
+	mnt[0] = '\0';
 	if (err == -EPERM) {
-		snprintf(why, whylen, "making a %s needs root", fs->name);
+		if (src == STATX_FS_MKFS)
+			snprintf(why, whylen, "making a %s needs root", name);
+		else
+			snprintf(why, whylen, "mounting needs root");
 		return STATX_CANNOT;
 	}
 	if (err == -ESRCH) {
 		snprintf(why, whylen, "main() did not call statx_fs_namespace()");
 		return STATX_FAILED;
 	}
-	if (err || !r) {
+	if (src == STATX_FS_MKFS)
+		r = statx_scratch_recipe(name);
+	if (err || (src == STATX_FS_MKFS && !r)) {
 		snprintf(why, whylen, "%s: %s", err ? "own mount namespace" :
-			 "no recipe", err ? strerror(-err) : fs->name);
+			 "no recipe", err ? strerror(-err) : name);
 		return STATX_FAILED;
 	}
 	memset(&s, 0, sizeof(s));
-	snprintf(s.dir, sizeof(s.dir), "%s/%s", STATX_FS_ROOT, fs->name);
-	statx_fs_root(fs, s.mnt, sizeof(s.mnt));
-	if (!statx_fs_mounted(s.mnt, fs->fstype)) {
+	snprintf(s.dir, sizeof(s.dir), "%s/%s", STATX_FS_ROOT, name);
+	snprintf(s.mnt, sizeof(s.mnt), "%s/mnt", s.dir);
+	if (!statx_fs_mounted(s.mnt, fstype)) {
 		if (mkdir(s.dir, 0755) && errno != EEXIST) {
 			snprintf(why, whylen, "mkdir %s: %s", s.dir,
 				 strerror(errno));
 			return STATX_FAILED;
 		}
-		rc = statx_scratch_mount_in(&s, r, 0, NULL);
+		rc = src == STATX_FS_MKFS ? statx_scratch_mount_in(&s, r, 0, NULL) :
+		     src == STATX_FS_DISK ?
+				statx_scratch_mount_disk_in(&s, name, fstype) :
+				statx_scratch_mount_image_in(&s, name, fstype);
 		if (rc != SCRATCH_MOUNTED) {
 			snprintf(why, whylen, "%s", s.why);
 			/* so that the next test tries again */
@@ -352,7 +371,29 @@ statx_fs_mkdtemp(const struct statx_fs *fs, const char *what, char *dir,
 		if (s.loop >= 0)
 			close(s.loop);
 	}
-	snprintf(dir, len, "%s/%s.XXXXXX", s.mnt, what);
+	snprintf(mnt, len, "%s", s.mnt);
+	return STATX_GO_ON;
+}
+
+/*
+ * Make a fresh directory "@what.XXXXXX", mode 0755, on @fs, making @fs
+ * first if no test of the program has (statx_fs_mount_once()).  Returns
+ * STATX_GO_ON with the directory in @dir; otherwise @dir is empty and
+ * @why says why, as statx_fs_mount_once() does.
+ */
+static inline enum statx_verdict
+statx_fs_mkdtemp(const struct statx_fs *fs, const char *what, char *dir,
+		 size_t len, char *why, size_t whylen)
+{
+	enum statx_verdict v;
+	char mnt[80];
+
+	dir[0] = '\0';
+	v = statx_fs_mount_once(fs->name, fs->fstype, STATX_FS_MKFS, mnt,
+				sizeof(mnt), why, whylen);
+	if (v != STATX_GO_ON)
+		return v;
+	snprintf(dir, len, "%s/%s.XXXXXX", mnt, what);
 	if (!mkdtemp(dir) || chmod(dir, 0755)) {
 		snprintf(why, whylen, "mkdtemp on %s: %s", fs->name,
 			 strerror(errno));
@@ -363,51 +404,17 @@ statx_fs_mkdtemp(const struct statx_fs *fs, const char *what, char *dir,
 }
 
 /*
- * Where the filesystem of the image @name that mkimages.sh made or, if
- * @disk, of the virtio disk with serial number @name is mounted in the
- * program's namespace (statx_fs_namespace()), mounting it first if no test
- * of the program has: images read-only (statx_scratch_mount_image_in()),
- * disks read-write (statx_scratch_mount_disk_in()).  Returns STATX_GO_ON
- * with the mount point in @mnt, or as statx_fs_mkdtemp() does.
+ * statx_fs_mount_once() of the image @name that mkimages.sh made, or, if
+ * @disk, of the virtio disk with serial number @name: images read-only,
+ * disks read-write.
  */
 static inline enum statx_verdict
 statx_fs_given(const char *name, const char *fstype, bool disk, char *mnt,
 	       size_t len, char *why, size_t whylen)
 {
-	int err = *statx_fs_ns();
-	enum statx_scratch_rc rc;
-	struct statx_scratch s;
-
-	mnt[0] = '\0';
-	if (err) {
-		snprintf(why, whylen, "%s", err == -EPERM ?
-			 "mounting needs root" : err == -ESRCH ?
-			 "main() did not call statx_fs_namespace()" :
-			 strerror(-err));
-		return err == -EPERM ? STATX_CANNOT : STATX_FAILED;
-	}
-	memset(&s, 0, sizeof(s));
-	snprintf(s.dir, sizeof(s.dir), "%s/%s", STATX_FS_ROOT, name);
-	snprintf(s.mnt, sizeof(s.mnt), "%s/mnt", s.dir);
-	if (!statx_fs_mounted(s.mnt, fstype)) {
-		if (mkdir(s.dir, 0755) && errno != EEXIST) {
-			snprintf(why, whylen, "mkdir %s: %s", s.dir,
-				 strerror(errno));
-			return STATX_FAILED;
-		}
-		rc = disk ? statx_scratch_mount_disk_in(&s, name, fstype) :
-			    statx_scratch_mount_image_in(&s, name, fstype);
-		if (rc != SCRATCH_MOUNTED) {
-			snprintf(why, whylen, "%s", s.why);
-			statx_scratch_umount(&s);
-			return rc == SCRATCH_LACKS ? STATX_CANNOT :
-						     STATX_FAILED;
-		}
-		if (s.loop >= 0)
-			close(s.loop);
-	}
-	snprintf(mnt, len, "%s", s.mnt);
-	return STATX_GO_ON;
+	return statx_fs_mount_once(name, fstype,
+				   disk ? STATX_FS_DISK : STATX_FS_IMAGE,
+				   mnt, len, why, whylen);
 }
 
 static inline int statx_rm_one(const char *path, const struct stat *st,
