@@ -4,7 +4,7 @@
 
 H := harness
 
-.PHONY: run run-base check check-base check-stock bench assemble regen export b4 bisect skips-list clean help
+.PHONY: run run-base check check-base check-stock bench assemble regen export b4 bisect matrix skips-list clean help
 
 help:
 	@awk '/^## Commands/ { p = 1; next } p && /^- / { sub(/^- /, ""); gsub(/`/, ""); print } p && /^The test command/ { exit }' README.md
@@ -31,6 +31,8 @@ b4:		## one small series (SERIES=name, patches/groups) as b4 prep/send --dry-run
 	$(H)/deps.sh && $(H)/base.sh && $(H)/series.py assemble && $(H)/b4-series.sh $(SERIES)
 bisect:		## build after every patch
 	$(H)/base.sh && $(H)/series.py assemble && $(H)/bisect.sh
+matrix:		## the tip as build robots build it: no-block, options off, i386, clang, arm64, W=1
+	$(H)/deps.sh && $(H)/base.sh && $(H)/series.py assemble && $(H)/matrix.sh $(CONFIGS)
 skips-list:	## rewrite harness/expected-skips from the last make check's skips
 	$(H)/skips.py --write $(H)/expected-skips \
 		$(foreach k,series sanitizers,$(if $(wildcard out/check-series/$(k)/selftests.tap.skipped),$(k)=out/check-series/$(k)/selftests.tap.skipped))

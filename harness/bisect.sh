@@ -10,9 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 stamp=$REPO/patches/bisect-ok
-sum=$(cd "$REPO" && cat patches/series $(grep -v '^#' patches/series | sed 's|^|patches/|') \
-	$(grep -h '^ create mode' patches/*.patch | awk '{ print $4 }' |
-	  while read -r f; do [ ! -e "$f" ] || echo "$f"; done) | sha256sum | cut -c1-32)
+sum=$(series_sum)
 if [ "${1:-}" = --if-changed ] && [ "$(cat "$stamp" 2>/dev/null)" = "$sum" ]; then
 	say "bisect: the series is unchanged since it last built after every patch ($sum)"
 	echo "bisect-build 0 0 1"

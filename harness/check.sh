@@ -71,6 +71,14 @@ if [ "$which" = series ]; then
 		say "bisect: skipped (BISECT=0)"
 		record bisect-build 0 0 1
 	fi
+	# The build robots' configurations, when the series changed since
+	# patches/matrix-ok.
+	if [ "${MATRIX:-1}" = 1 ]; then
+		"$HARNESS/matrix.sh" --if-changed >> "$summary" || true
+	else
+		say "matrix: skipped (MATRIX=0)"
+		record matrix 0 0 1
+	fi
 fi
 
 if [ "$which" = base ]; then

@@ -18,6 +18,8 @@ PKGS=(
 	manpages-dev groff-base
 	# make b4: a small series as b4 prep and b4 send --dry-run take it
 	b4
+	# make matrix: the build robots' compilers
+	clang-14 lld-14 llvm-14 gcc-aarch64-linux-gnu
 )
 # make check-stock also needs apt-get, dpkg-deb (Debian's own) and kmod's
 # depmod and modprobe (above); it fetches the kernel package itself with

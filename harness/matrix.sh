@@ -1,0 +1,241 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# matrix.sh [--if-changed] [CONFIG...]: build the series' tip the way the
+# build robots build a posted series, each configuration out of tree in
+# $BUILD/matrix-NAME, and fail on an error or on a warning the unpatched
+# base does not give in the same configuration:
+#
+#   noblock      x86_64, the selftests' fragment with CONFIG_BLOCK=n
+#   options-off  x86_64, the fragment with the options the series adds (its
+#                KUnit tests) and KUnit off
+#   i386         a 32-bit x86 kernel
+#   clang        x86_64 built by Debian's clang 14 (LLVM=-14)
+#   arm64        arm64 by Debian's gcc-aarch64-linux-gnu
+#   w1           x86_64 with modules and every subsystem the series changes
+#                built (as modules where it can be, so that a missing export
+#                fails modpost), then every C file the series changes
+#                compiled again with W=1
+#
+# Each configuration must keep the options it is about (a fragment line
+# olddefconfig dropped fails it), and the kernels that have statx_dir(2)
+# must have its syscall entry (System.map).  The base is built in the
+# same configuration only when the series gives warnings, and only the
+# objects that gave them.  Prints one "matrix-NAME passed failed skipped"
+# line per configuration.  On success of them all records the series'
+# checksum in patches/matrix-ok; with --if-changed, does nothing when it
+# still matches.  Configurations not started within MATRIX_BUDGET seconds
+# (default 1500) are skipped, and then nothing is recorded.
+. "$(dirname "$0")/lib.sh"
+
+stamp=$REPO/patches/matrix-ok
+sum=$(series_sum)
+if [ "${1:-}" = --if-changed ]; then
+	shift
+	if [ "$(cat "$stamp" 2>/dev/null)" = "$sum" ]; then
+		say "matrix: the series is unchanged since the matrix last built it ($sum)"
+		echo "matrix 0 0 1"
+		exit 0
+	fi
+fi
+all=(noblock options-off i386 clang arm64 w1)
+configs=("${all[@]}")
+[ $# -eq 0 ] || configs=("$@")
+for c in "${configs[@]}"; do
+	[[ " ${all[*]} " == *" $c "* ]] || die "unknown configuration $c (${all[*]})"
+done
+
+base_wt=$("$HARNESS/worktree.sh" base)
+frag=$TREE/tools/testing/selftests/statx/config
+mdir=$OUT/matrix
+mkdir -p "$mdir"
+
+# The C files the series changes and the kernel compiles (not the
+# selftests, samples or scripts).
+changed_c=$(tgit diff --name-only --diff-filter=AM "$BASE_TAG" "$SERIES_BRANCH" -- '*.c' |
+	grep -Ev '^(tools|samples|scripts|Documentation)/' || true)
+
+# Per configuration: ARCH, the make variables, the target, the options
+# added to the fragment (KEY=VALUE, "n" to turn one off), the fragment
+# lines that do not apply (a regular expression), and the symbol the
+# statx_dir syscall entry has in System.map ("" when the kernel has none).
+setup() {
+	arch=x86_64 vars=() target=bzImage extra=() drop='^$' entry=__x64_sys_statx_dir
+	case "$1" in
+	noblock)
+		extra=(CONFIG_BLOCK=n)
+		# What needs a block device goes with it.
+		drop='^CONFIG_(BLK_|BLOCK|VIRTIO_BLK|EXT4|XFS|BTRFS|MSDOS|VFAT|EXFAT|NTFS3|SQUASHFS|EROFS|FAT_KUNIT|EXFAT_KUNIT|NTFS3_KUNIT|STATX_KUNIT|FS_ENCRYPTION|FS_VERITY)' ;;
+	options-off)
+		extra=(CONFIG_KUNIT=n)
+		drop='^CONFIG_[A-Z0-9_]*KUNIT' ;;
+	i386)
+		arch=i386 entry=__ia32_sys_statx_dir
+		drop='^CONFIG_(64BIT|IA32_EMULATION)=' ;;
+	clang)
+		vars=(LLVM=-14) ;;
+	arm64)
+		arch=arm64 target=Image entry=__arm64_sys_statx_dir
+		vars=(CROSS_COMPILE=aarch64-linux-gnu-)
+		drop='^CONFIG_(64BIT|IA32_EMULATION|SERIAL_8250)' ;;
+	w1)
+		target="bzImage modules"
+		extra=(CONFIG_MODULES=y CONFIG_MODULE_UNLOAD=y
+		       CONFIG_EXT2_FS=m CONFIG_EXT4_FS=m CONFIG_XFS_FS=m CONFIG_BTRFS_FS=m
+		       CONFIG_MSDOS_FS=m CONFIG_VFAT_FS=m CONFIG_EXFAT_FS=m CONFIG_NTFS3_FS=m
+		       CONFIG_SQUASHFS=m CONFIG_EROFS_FS=m CONFIG_F2FS_FS=m
+		       CONFIG_F2FS_FS_COMPRESSION=y CONFIG_CIFS=m CONFIG_FUSE_FS=m
+		       CONFIG_NFS_FS=m CONFIG_NFSD=m CONFIG_OVERLAY_FS=m CONFIG_CONFIGFS_FS=m
+		       CONFIG_BINFMT_MISC=m CONFIG_HUGETLBFS=y CONFIG_POSIX_MQUEUE=y
+		       CONFIG_BPF_SYSCALL=y CONFIG_X86_CPU_RESCTRL=y CONFIG_SECURITY=y
+		       CONFIG_SECURITY_NETWORK=y CONFIG_AUDIT=y CONFIG_SECURITY_SELINUX=y
+		       CONFIG_SECURITY_SMACK=y
+		       CONFIG_KUNIT=y CONFIG_FAT_KUNIT_TEST=m CONFIG_EXFAT_KUNIT_TEST=m
+		       CONFIG_NTFS3_KUNIT_TEST=m CONFIG_STATX_KUNIT_TEST=m)
+		drop='^CONFIG_(EXT4_FS|XFS_FS|BTRFS_FS|MSDOS_FS|VFAT_FS|EXFAT_FS|NTFS3_FS|SQUASHFS|EROFS_FS|NFS_FS|NFSD|OVERLAY_FS|CONFIGFS_FS|BINFMT_MISC|[A-Z0-9_]*KUNIT_TEST)=' ;;
+	esac
+}
+
+kmake() {	# kmake SRC OBJ make-args...
+	local src=$1 obj=$2 cc=gcc
+	shift 2
+	case "$name" in
+	clang) cc=clang-14 ;;
+	arm64) cc=aarch64-linux-gnu-gcc ;;
+	esac
+	command -v ccache >/dev/null && cc="ccache $cc"
+	make -C "$src" O="$obj" ARCH="$arch" "${vars[@]}" CC="$cc" -j"$JOBS" "$@"
+}
+
+configure() {	# configure SRC OBJ
+	local src=$1 obj=$2 want line sym val have
+	want=$obj/.matrix-fragment
+	mkdir -p "$obj"
+	{ grep -Ev "$drop" "$frag"; printf '%s\n' "${extra[@]}"; } > "$want.new"
+	if [ -f "$obj/.config" ] && cmp -s "$want" "$want.new"; then
+		rm "$want.new"
+		return 0
+	fi
+	mv "$want.new" "$want"
+	kmake "$src" "$obj" -s tinyconfig > /dev/null
+	KCONFIG_CONFIG=$obj/.config "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+		"$obj/.config" "$want" > /dev/null
+	kmake "$src" "$obj" -s olddefconfig > /dev/null
+	# The base lacks the series' own options; the series must keep them all.
+	[ "$src" = "$base_wt" ] && return 0
+	while IFS= read -r line; do
+		sym=${line%%=*} val=${line#*=}
+		have=$(grep -E "^$sym=|^# $sym is not set" "$obj/.config" || true)
+		case "$val" in
+		n) [ -z "$have" ] || [ "$have" = "# $sym is not set" ] && continue ;;
+		*) [ "$have" = "$line" ] && continue ;;
+		esac
+		say "$name: $line did not stick (have: ${have:-nothing})"
+		return 1
+	done < "$want"
+}
+
+# warnings LOG...: the warnings and errors, without line numbers or the
+# directory the tree is in, one per line (sorted, with repeats).
+warnings() {
+	perl -ne '
+		s/^([^ :]+?)(?::\d+){0,2}: (warning|error): /$1: $2: / or
+			/^(WARNING|ERROR): / or next;
+		s{^\S*?/(?=(?:arch|block|certs|crypto|drivers|fs|include|init|io_uring|ipc|kernel|lib|mm|net|samples|scripts|security|usr|virt)/)}{};
+		s{\S*/(?:tree|base-tree|matrix-[a-z0-9-]+)/}{}g;
+		print' "$@" | sort
+}
+
+# new_warnings SERIESLOG BASELOG: what the series gives more often than
+# the base.
+new_warnings() {
+	comm -23 <(warnings "$1" | uniq -c | awk '{ c = $1; $1 = ""; for (i = 1; i <= c; i++) print substr($0, 2) "\t" i }' | sort) \
+		 <(warnings "$2" | uniq -c | awk '{ c = $1; $1 = ""; for (i = 1; i <= c; i++) print substr($0, 2) "\t" i }' | sort) |
+		cut -f1
+}
+
+# The objects a warning names, as make targets (FILE.c -> FILE.o).
+warned_objects() {
+	warnings "$1" | sed -nE 's/^([a-z0-9_]+\/[^ :]*)\.c: .*/\1.o/p' | sort -u
+}
+
+build_one() {	# build_one NAME: 0 clean, 1 failed
+	local name=$1 sobj=$BUILD/matrix-$1 bobj=$BUILD/matrix-$1-base
+	local slog=$mdir/$1.log blog=$mdir/$1-base.log new objs f
+	setup "$name"
+	: > "$slog"
+	configure "$TREE" "$sobj" >> "$slog" 2>&1 || return 1
+	# Compile everything again, so that the warnings of what built before
+	# are seen (ccache gives them back with the objects).
+	find "$sobj" -name '*.o' -delete
+	if [ "$name" = w1 ]; then
+		kmake "$TREE" "$sobj" $target >> "$slog" 2>&1 || { tail -30 "$slog" >&2; return 1; }
+		for f in $changed_c; do
+			[ -e "$sobj/${f%.c}.o" ] && continue
+			say "$name: $f is not built in this configuration"
+			return 1
+		done
+		: > "$slog"
+		# shellcheck disable=SC2046
+		kmake "$TREE" "$sobj" W=1 $(for f in $changed_c; do echo "${f%.c}.o"; done) \
+			>> "$slog" 2>&1 || { tail -30 "$slog" >&2; return 1; }
+	else
+		kmake "$TREE" "$sobj" $target >> "$slog" 2>&1 || { tail -30 "$slog" >&2; return 1; }
+	fi
+	if [ -n "$entry" ] && [ "$name" != w1 ] && ! grep -q " $entry\$" "$sobj/System.map"; then
+		say "$name: statx_dir(2) is not wired: no $entry in System.map"
+		return 1
+	fi
+	if [ -z "$(warnings "$slog")" ]; then
+		say "$name: no warnings"
+		return 0
+	fi
+	# The base, in the same configuration, for the objects that warned
+	# (W=1: the changed files the base has).
+	: > "$blog"
+	configure "$base_wt" "$bobj" >> "$blog" 2>&1 || return 1
+	if [ "$name" = w1 ]; then
+		objs=$(for f in $changed_c; do [ -e "$base_wt/$f" ] && echo "${f%.c}.o"; done)
+		kmake "$base_wt" "$bobj" -s prepare >> "$blog" 2>&1 || true
+		# shellcheck disable=SC2086
+		kmake "$base_wt" "$bobj" W=1 -k $objs >> "$blog" 2>&1 || true
+	else
+		objs=$(warned_objects "$slog" | while read -r o; do
+			[ -e "$base_wt/${o%.o}.c" ] && echo "$o"; done)
+		kmake "$base_wt" "$bobj" -s prepare >> "$blog" 2>&1 || true
+		# shellcheck disable=SC2086
+		[ -z "$objs" ] || kmake "$base_wt" "$bobj" -k $objs >> "$blog" 2>&1 || true
+		# Warnings in headers, from linking or from modpost: the whole
+		# base kernel.
+		if warnings "$slog" | grep -qv '^[a-z0-9_]*/[^ :]*\.c: '; then
+			kmake "$base_wt" "$bobj" -k $target >> "$blog" 2>&1 || true
+		fi
+	fi
+	new=$(new_warnings "$slog" "$blog")
+	if [ -n "$new" ]; then
+		say "$name: warnings the base does not give:"
+		printf '%s\n' "$new" >&2
+		return 1
+	fi
+	say "$name: $(warnings "$slog" | wc -l) warning(s), all also given by the base"
+}
+
+budget=${MATRIX_BUDGET:-1500}
+t0=$(date +%s)
+fail=0 skipped=0
+for name in "${configs[@]}"; do
+	if [ $(( $(date +%s) - t0 )) -gt "$budget" ]; then
+		say "matrix-$name: not built, the ${budget}s budget is spent"
+		echo "matrix-$name 0 0 1"
+		skipped=1
+		continue
+	fi
+	if step "matrix-$name" build_one "$name"; then
+		echo "matrix-$name 1 0 0"
+	else
+		say "matrix-$name: FAILED, log in $mdir/$name.log"
+		echo "matrix-$name 0 1 0"
+		fail=1
+	fi
+done
+[ $fail -eq 0 ] && [ $skipped -eq 0 ] && [ ${#configs[@]} -eq ${#all[@]} ] && echo "$sum" > "$stamp"
+exit $fail
