@@ -158,65 +158,67 @@ warned_objects() {
 	warnings "$1" | sed -nE 's/^([a-z0-9_]+\/[^ :]*)\.c: .*/\1.o/p' | sort -u
 }
 
+# compare LOG BASELOG OBJS: pass when LOG has no warning, or none that the
+# base gives fewer times; the base is built in the same configuration
+# first (OBJS: the objects that warned, "all" for the whole kernel, or
+# "w1" for the changed files with W=1).
+compare() {
+	local log=$1 blog=$2 what=$3 bobj=$BUILD/matrix-$name-base new objs
+	[ -n "$(warnings "$log")" ] || return 0
+	: > "$blog"
+	configure "$base_wt" "$bobj" >> "$blog" 2>&1 || return 1
+	kmake "$base_wt" "$bobj" -s prepare >> "$blog" 2>&1 || true
+	case "$what" in
+	w1)
+		objs=$(for f in $changed_c; do [ -e "$base_wt/$f" ] && echo "${f%.c}.o"; done)
+		# shellcheck disable=SC2086
+		kmake "$base_wt" "$bobj" W=1 -k $objs >> "$blog" 2>&1 || true ;;
+	*)
+		objs=$(warned_objects "$log" | while read -r o; do
+			[ -e "$base_wt/${o%.o}.c" ] && echo "$o"; done)
+		# shellcheck disable=SC2086
+		[ -z "$objs" ] || kmake "$base_wt" "$bobj" -k $objs >> "$blog" 2>&1 || true
+		# Warnings in headers, from linking or from modpost: the whole
+		# base kernel.
+		if warnings "$log" | grep -qv '^[a-z0-9_]*/[^ :]*\.c: '; then
+			kmake "$base_wt" "$bobj" -k $target >> "$blog" 2>&1 || true
+		fi ;;
+	esac
+	new=$(new_warnings "$log" "$blog")
+	if [ -n "$new" ]; then
+		say "$name: warnings the base does not give:"
+		printf '%s\n' "$new" >&2
+		return 1
+	fi
+	say "$name: $(warnings "$log" | wc -l) warning(s) in $(basename "$log"), all also given by the base"
+}
+
 build_one() {	# build_one NAME: 0 clean, 1 failed
-	local name=$1 sobj=$BUILD/matrix-$1 bobj=$BUILD/matrix-$1-base
-	local slog=$mdir/$1.log blog=$mdir/$1-base.log new objs f
+	local name=$1 sobj=$BUILD/matrix-$1
+	local slog=$mdir/$1.log f
 	setup "$name"
 	: > "$slog"
 	configure "$TREE" "$sobj" >> "$slog" 2>&1 || return 1
 	# Compile everything again, so that the warnings of what built before
 	# are seen (ccache gives them back with the objects).
 	find "$sobj" -name '*.o' -delete
-	if [ "$name" = w1 ]; then
-		kmake "$TREE" "$sobj" $target >> "$slog" 2>&1 || { tail -30 "$slog" >&2; return 1; }
-		for f in $changed_c; do
-			[ -e "$sobj/${f%.c}.o" ] && continue
-			say "$name: $f is not built in this configuration"
-			return 1
-		done
-		: > "$slog"
-		# shellcheck disable=SC2046
-		kmake "$TREE" "$sobj" W=1 $(for f in $changed_c; do echo "${f%.c}.o"; done) \
-			>> "$slog" 2>&1 || { tail -30 "$slog" >&2; return 1; }
-	else
-		kmake "$TREE" "$sobj" $target >> "$slog" 2>&1 || { tail -30 "$slog" >&2; return 1; }
-	fi
-	if [ -n "$entry" ] && [ "$name" != w1 ] && ! grep -q " $entry\$" "$sobj/System.map"; then
+	kmake "$TREE" "$sobj" $target >> "$slog" 2>&1 || { tail -30 "$slog" >&2; return 1; }
+	if [ -n "$entry" ] && ! grep -q " $entry\$" "$sobj/System.map"; then
 		say "$name: statx_dir(2) is not wired: no $entry in System.map"
 		return 1
 	fi
-	if [ -z "$(warnings "$slog")" ]; then
-		say "$name: no warnings"
-		return 0
-	fi
-	# The base, in the same configuration, for the objects that warned
-	# (W=1: the changed files the base has).
-	: > "$blog"
-	configure "$base_wt" "$bobj" >> "$blog" 2>&1 || return 1
-	if [ "$name" = w1 ]; then
-		objs=$(for f in $changed_c; do [ -e "$base_wt/$f" ] && echo "${f%.c}.o"; done)
-		kmake "$base_wt" "$bobj" -s prepare >> "$blog" 2>&1 || true
-		# shellcheck disable=SC2086
-		kmake "$base_wt" "$bobj" W=1 -k $objs >> "$blog" 2>&1 || true
-	else
-		objs=$(warned_objects "$slog" | while read -r o; do
-			[ -e "$base_wt/${o%.o}.c" ] && echo "$o"; done)
-		kmake "$base_wt" "$bobj" -s prepare >> "$blog" 2>&1 || true
-		# shellcheck disable=SC2086
-		[ -z "$objs" ] || kmake "$base_wt" "$bobj" -k $objs >> "$blog" 2>&1 || true
-		# Warnings in headers, from linking or from modpost: the whole
-		# base kernel.
-		if warnings "$slog" | grep -qv '^[a-z0-9_]*/[^ :]*\.c: '; then
-			kmake "$base_wt" "$bobj" -k $target >> "$blog" 2>&1 || true
-		fi
-	fi
-	new=$(new_warnings "$slog" "$blog")
-	if [ -n "$new" ]; then
-		say "$name: warnings the base does not give:"
-		printf '%s\n' "$new" >&2
+	compare "$slog" "$mdir/$1-base.log" all || return 1
+	[ "$name" = w1 ] || return 0
+	# Every changed C file, built above, compiled again with W=1.
+	for f in $changed_c; do
+		[ -e "$sobj/${f%.c}.o" ] && continue
+		say "$name: $f is not built in this configuration"
 		return 1
-	fi
-	say "$name: $(warnings "$slog" | wc -l) warning(s), all also given by the base"
+	done
+	# shellcheck disable=SC2046
+	kmake "$TREE" "$sobj" W=1 $(for f in $changed_c; do echo "${f%.c}.o"; done) \
+		> "$mdir/w1-W1.log" 2>&1 || { tail -30 "$mdir/w1-W1.log" >&2; return 1; }
+	compare "$mdir/w1-W1.log" "$mdir/w1-W1-base.log" w1
 }
 
 budget=${MATRIX_BUDGET:-1500}
