@@ -9,8 +9,10 @@ PKGS=(
 	ccache sparse rsync xz-utils python3 perl
 	# the base tree
 	"$BASE_PKG"
-	# 32-bit selftests, guest userspace, the VM
-	gcc-multilib busybox-static qemu-system-x86 qemu-utils
+	# 32-bit selftests (gcc-12-multilib, not the gcc-multilib metapackage,
+	# which conflicts with the arm64 cross compiler below), guest
+	# userspace, the VM
+	gcc-12-multilib busybox-static qemu-system-x86 qemu-utils
 	# host-made disk images
 	e2fsprogs dosfstools mtools exfatprogs ntfs-3g xfsprogs btrfs-progs
 	squashfs-tools erofs-utils
