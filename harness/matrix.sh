@@ -112,14 +112,17 @@ configure() {	# configure SRC OBJ
 	mkdir -p "$obj"
 	{ grep -Ev "$drop" "$frag"; printf '%s\n' "${extra[@]}"; } > "$want.new"
 	if [ -f "$obj/.config" ] && cmp -s "$want" "$want.new"; then
+		# The same fragment: bring the configuration up to the tree's
+		# Kconfig, as the build would, and check it again below.
 		rm "$want.new"
-		return 0
+		kmake "$src" "$obj" -s olddefconfig > /dev/null
+	else
+		mv "$want.new" "$want"
+		kmake "$src" "$obj" -s tinyconfig > /dev/null
+		KCONFIG_CONFIG=$obj/.config "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+			"$obj/.config" "$want" > /dev/null
+		kmake "$src" "$obj" -s olddefconfig > /dev/null
 	fi
-	mv "$want.new" "$want"
-	kmake "$src" "$obj" -s tinyconfig > /dev/null
-	KCONFIG_CONFIG=$obj/.config "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
-		"$obj/.config" "$want" > /dev/null
-	kmake "$src" "$obj" -s olddefconfig > /dev/null
 	# The base lacks the series' own options; the series must keep them all.
 	[ "$src" = "$base_wt" ] && return 0
 	while IFS= read -r line; do
