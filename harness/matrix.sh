@@ -148,12 +148,17 @@ warnings() {
 		print' "$@" | sort
 }
 
+# numbered LOG: each warning with its occurrence ("text<TAB>2" for the
+# second), so that comm compares counts.
+numbered() {
+	warnings "$1" | uniq -c |
+		awk '{ c = $1; $1 = ""; for (i = 1; i <= c; i++) print substr($0, 2) "\t" i }' | sort
+}
+
 # new_warnings SERIESLOG BASELOG: what the series gives more often than
 # the base.
 new_warnings() {
-	comm -23 <(warnings "$1" | uniq -c | awk '{ c = $1; $1 = ""; for (i = 1; i <= c; i++) print substr($0, 2) "\t" i }' | sort) \
-		 <(warnings "$2" | uniq -c | awk '{ c = $1; $1 = ""; for (i = 1; i <= c; i++) print substr($0, 2) "\t" i }' | sort) |
-		cut -f1
+	comm -23 <(numbered "$1") <(numbered "$2") | cut -f1
 }
 
 # The objects a warning names, as make targets (FILE.c -> FILE.o).
@@ -161,10 +166,10 @@ warned_objects() {
 	warnings "$1" | sed -nE 's/^([a-z0-9_]+\/[^ :]*)\.c: .*/\1.o/p' | sort -u
 }
 
-# compare LOG BASELOG OBJS: pass when LOG has no warning, or none that the
+# compare LOG BASELOG WHAT: pass when LOG has no warning, or none that the
 # base gives fewer times; the base is built in the same configuration
-# first (OBJS: the objects that warned, "all" for the whole kernel, or
-# "w1" for the changed files with W=1).
+# first: for "all", the objects that warned (the whole kernel for a
+# warning outside a C file); for "w1", the changed files with W=1.
 compare() {
 	local log=$1 blog=$2 what=$3 bobj=$BUILD/matrix-$name-base new objs
 	[ -n "$(warnings "$log")" ] || return 0
