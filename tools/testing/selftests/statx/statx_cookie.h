@@ -2,8 +2,8 @@
 /*
  * Helpers of the change cookie and generation selftests: where the fields
  * are, whether the running kernel returns them, timestamps and the coarse
- * clock, one io_uring request, and the inode generation inside a file
- * handle.
+ * clock, one io_uring request, and the inode number and generation inside
+ * a file handle.
  */
 #ifndef STATX_COOKIE_H
 #define STATX_COOKIE_H
@@ -63,7 +63,7 @@ static inline bool kernel_returns(unsigned int bit)
 	struct statx stx;
 	int fd, ret;
 
-	fd = memfd_create("statx_cookie_gen", 0);
+	fd = memfd_create("statx_cookie", 0);
 	if (fd < 0)
 		return false;
 	ret = sys_statx(fd, "", AT_EMPTY_PATH, bit, &stx);
