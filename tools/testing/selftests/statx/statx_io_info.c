@@ -188,8 +188,8 @@ FIXTURE_VARIANT(io) {
 	/*
 	 * What include/uapi/linux/stat.h says the file reports, worked out
 	 * by hand from the disk's properties and the mkfs options, both
-	 * given in the comment (the harness's images.d scripts make the
-	 * disks so): stx_io_min, the largest of the allocation unit, the
+	 * given in the comment (the virtual machine's disks are made so):
+	 * stx_io_min, the largest of the allocation unit, the
 	 * physical block, the device's minimum I/O size and a RAID stripe
 	 * unit; stx_io_opt, the stripe width or else the device's optimal
 	 * I/O size, rounded up to stx_io_min; stx_erase_size, the smallest
@@ -317,7 +317,7 @@ TEST_F(io, file)
 	EXPECT_LE(alloc, stx.stx_io_min);
 	if (stx.stx_erase_size)
 		EXPECT_EQ(0, stx.stx_erase_size % alloc);
-	/* The harness gave each of these disks a topology of its own. */
+	/* Each of these disks was given a topology of its own. */
 	EXPECT_NE(512, queue_attr(self->dev, "minimum_io_size"));
 	EXPECT_EQ(0, stx.__spare4[0]);
 }
