@@ -169,7 +169,10 @@ warned_objects() {
 # compare LOG BASELOG WHAT: pass when LOG has no warning, or none that the
 # base gives fewer times; the base is built in the same configuration
 # first: for "all", the objects that warned (the whole kernel for a
-# warning outside a C file); for "w1", the changed files with W=1.
+# warning outside a C file); for "w1", the changed files with W=1.  Those
+# objects are deleted first, as build_one() does on the series' side: an
+# object left from an earlier run is up to date, and make would compile
+# nothing and show no warning (ccache gives them back when it compiles).
 compare() {
 	local log=$1 blog=$2 what=$3 bobj=$BUILD/matrix-$name-base new objs
 	[ -n "$(warnings "$log")" ] || return 0
@@ -179,16 +182,19 @@ compare() {
 	case "$what" in
 	w1)
 		objs=$(for f in $changed_c; do [ -e "$base_wt/$f" ] && echo "${f%.c}.o"; done)
+		for o in $objs; do rm -f "$bobj/$o"; done
 		# shellcheck disable=SC2086
 		kmake "$base_wt" "$bobj" W=1 -k $objs >> "$blog" 2>&1 || true ;;
 	*)
 		objs=$(warned_objects "$log" | while read -r o; do
 			[ -e "$base_wt/${o%.o}.c" ] && echo "$o"; done)
+		for o in $objs; do rm -f "$bobj/$o"; done
 		# shellcheck disable=SC2086
 		[ -z "$objs" ] || kmake "$base_wt" "$bobj" -k $objs >> "$blog" 2>&1 || true
 		# Warnings in headers, from linking or from modpost: the whole
 		# base kernel.
 		if warnings "$log" | grep -qv '^[a-z0-9_]*/[^ :]*\.c: '; then
+			find "$bobj" -name '*.o' -delete
 			kmake "$base_wt" "$bobj" -k $target >> "$blog" 2>&1 || true
 		fi ;;
 	esac
