@@ -186,16 +186,17 @@ compare() {
 		# shellcheck disable=SC2086
 		kmake "$base_wt" "$bobj" W=1 -k $objs >> "$blog" 2>&1 || true ;;
 	*)
-		objs=$(warned_objects "$log" | while read -r o; do
-			[ -e "$base_wt/${o%.o}.c" ] && echo "$o"; done)
-		for o in $objs; do rm -f "$bobj/$o"; done
-		# shellcheck disable=SC2086
-		[ -z "$objs" ] || kmake "$base_wt" "$bobj" -k $objs >> "$blog" 2>&1 || true
-		# Warnings in headers, from linking or from modpost: the whole
-		# base kernel.
 		if warnings "$log" | grep -qv '^[a-z0-9_]*/[^ :]*\.c: '; then
+			# Warnings in headers, from linking or from modpost: the
+			# whole base kernel, which builds the objects that warned too.
 			find "$bobj" -name '*.o' -delete
 			kmake "$base_wt" "$bobj" -k $target >> "$blog" 2>&1 || true
+		else
+			objs=$(warned_objects "$log" | while read -r o; do
+				[ -e "$base_wt/${o%.o}.c" ] && echo "$o"; done)
+			for o in $objs; do rm -f "$bobj/$o"; done
+			# shellcheck disable=SC2086
+			[ -z "$objs" ] || kmake "$base_wt" "$bobj" -k $objs >> "$blog" 2>&1 || true
 		fi ;;
 	esac
 	new=$(new_warnings "$log" "$blog")
