@@ -15,9 +15,9 @@ run-base:
 	$(H)/run.sh base
 check:		## every check; ends with "N passed, N failed, N skipped"
 	$(H)/check.sh series
-check-base:	## the selftests on the unpatched 6.12 kernel
+check-base:	## the selftests on the unpatched 7.3 kernel
 	$(H)/check.sh base
-check-stock:	## the selftests on Debian's own 6.12 kernel package, bare and with disks
+check-stock:	## the selftests on Debian's own 6.12 and 7.2 kernel packages, bare and with disks
 	$(H)/stock.sh
 bench:		## statx cost, patched vs the unpatched base, under -icount
 	$(H)/bench.sh

@@ -14,13 +14,14 @@
 
 #include "internal.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 
 static int statx_kunit_init(struct kunit *test)
 {
 	struct file *file;
 
-	file = shmem_kernel_file_setup("statx-kunit", 0, VM_NORESERVE);
+	file = shmem_kernel_file_setup("statx-kunit", 0,
+				       mk_vma_flags(VMA_NORESERVE_BIT));
 	if (IS_ERR(file))
 		return PTR_ERR(file);
 	test->priv = file;
@@ -32,7 +33,7 @@ static void statx_kunit_exit(struct kunit *test)
 	fput(test->priv);
 }
 
-static struct path *statx_kunit_path(struct kunit *test)
+static const struct path *statx_kunit_path(struct kunit *test)
 {
 	return &((struct file *)test->priv)->f_path;
 }
@@ -191,7 +192,7 @@ static void statx_restrict_result_test(struct kunit *test)
  */
 static void statx_getattr_gen_test(struct kunit *test)
 {
-	struct path *path = statx_kunit_path(test);
+	const struct path *path = statx_kunit_path(test);
 	struct inode *inode = d_inode(path->dentry);
 	struct kstat stat;
 

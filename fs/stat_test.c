@@ -204,4 +204,4 @@ kunit_test_suite(statx_io_params_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the statx() I/O parameters");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");

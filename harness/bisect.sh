@@ -62,7 +62,7 @@ build_user() {
 # A cold machine builds the first commit in full and every commit that
 # changes a widely included header nearly so: stop starting builds after
 # BISECT_BUDGET seconds and report the rest as skipped (no stamp then).
-budget=${BISECT_BUDGET:-1200}
+budget=${BISECT_BUDGET:-900}
 t0=$(date +%s)
 fail=0
 skipped=0

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # check.sh [series|base]: every check of the series, ending with one line
-# "N passed, N failed, N skipped".  'base' boots the unpatched 6.12 kernel
+# "N passed, N failed, N skipped".  'base' boots the unpatched 7.3 kernel
 # with the same selftests (built against the series' headers) instead, and
 # skips the checks that are about patches.
 . "$(dirname "$0")/lib.sh"

@@ -7,8 +7,7 @@ PKGS=(
 	# kernel build
 	build-essential flex bison bc cpio kmod libelf-dev libssl-dev
 	ccache sparse rsync xz-utils python3 perl
-	# the base tree
-	"$BASE_PKG"
+	# (the base, linux-source-7.3, comes from base.sh's private apt lists)
 	# 32-bit selftests (gcc-12-multilib, not the gcc-multilib metapackage,
 	# which conflicts with the arm64 cross compiler below), guest
 	# userspace, the VM
@@ -21,7 +20,7 @@ PKGS=(
 	# make b4: a small series as b4 prep and b4 send --dry-run take it
 	b4
 	# make matrix: the build robots' compilers
-	clang-14 lld-14 llvm-14 gcc-aarch64-linux-gnu
+	gcc-aarch64-linux-gnu
 )
 # make check-stock also needs apt-get, dpkg-deb (Debian's own) and kmod's
 # depmod and modprobe (above); it fetches the kernel package itself with

@@ -23,6 +23,26 @@ import sys
 import textwrap
 
 
+def base_package(tree):
+    """(package, version) of the base, as base.sh recorded it."""
+    with open(os.path.join(tree, ".git", "statx-base-version")) as f:
+        pkg, ver = f.read().split()[:2]
+    return pkg, ver
+
+
+def base_release(tree):
+    """The base's kernel release, from its Makefile (7.3-rc7)."""
+    v = {}
+    out = subprocess.run(["git", "-C", tree, "show", "statx-base:Makefile"],
+                         capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines()[:8]:
+        m = re.match(r"(VERSION|PATCHLEVEL|SUBLEVEL|EXTRAVERSION) = ?(.*)", line)
+        if m:
+            v[m.group(1)] = m.group(2).strip()
+    rel = "%s.%s" % (v.get("VERSION"), v.get("PATCHLEVEL"))
+    return rel + v.get("EXTRAVERSION", "")
+
+
 def run(*args, cwd=None, check=True):
     p = subprocess.run(list(args), cwd=cwd, capture_output=True, text=True)
     if check and p.returncode:
@@ -129,9 +149,11 @@ def export(tree, base, branch, groups_path, covers, outdir):
         body = "\n".join(lines)
         after = [n for n, _, _ in groups[:k - 1]]
         body = body.strip("\n") + "\n\n"
-        tail = ("This is series %d of %d.  It applies to Linux 6.12 "
-                "(Debian's 6.12.118 source, the base-commit below)"
-                % (k, len(groups)))
+        tail = ("This is series %d of %d.  It applies to Linux %s as"
+                " Debian's %s %s carries it (mainline with Debian's"
+                " patches; the base-commit below is that tree as imported,"
+                " not a mainline commit)"
+                % (k, len(groups), base_release(tree), *base_package(tree)))
         tail += (" after the series %s, in that order; the"
                  " prerequisite-patch-id lines list their patches."
                  % ", ".join(after) if after else ".")

@@ -62,8 +62,16 @@ if kselftest:
 
 buf = io.StringIO()
 with redirect_stdout(buf):
-    kunit_parser.stdout.print_with_timestamp = lambda s: print(s)
-    test = kunit_parser.parse_run_tests(l + "\n" for l in lines)
+    if hasattr(kunit_parser, "stdout"):
+        # Before 6.13 the parser printed through a module-level printer.
+        kunit_parser.stdout.print_with_timestamp = lambda s: print(s)
+        test = kunit_parser.parse_run_tests(l + "\n" for l in lines)
+    else:
+        import kunit_printer  # noqa: E402
+        printer = kunit_printer.Printer(output=buf)
+        printer.print_with_timestamp = printer.print
+        test = kunit_parser.parse_run_tests((l + "\n" for l in lines),
+                                            printer)
 with open(path + ".parsed", "w") as f:
     f.write(buf.getvalue())
 

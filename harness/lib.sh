@@ -12,11 +12,16 @@ HARNESS=$REPO/harness
 STATX_CACHE=${STATX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/statx-series}
 OUT=${STATX_OUT:-$REPO/out}
 
-# The base: Debian's linux-source-6.12.  The version tested is pinned here;
-# a newer Debian upload is used (with a warning) when this one is gone.
-BASE_PKG=linux-source-6.12
-BASE_TESTED=6.12.118-1~deb12u1
-BASE_TARBALL=/usr/src/linux-source-6.12.tar.xz
+# The base: Linux 7.3 as Debian's linux-source-7.3 binary package carries it
+# (mainline 7.3-rc7 with Debian's patches; the source package itself cannot be
+# downloaded).  Debian 12 does not have it: apt reads unstable and experimental
+# through a private sources list under $STATX_CACHE/apt, so nothing under
+# /etc/apt changes.  The version tested is pinned here; a newer upload is used
+# (with a warning) when this one is gone, and if a patch then does not apply,
+# series.py stops with the versions and what to do.
+BASE_PKG=linux-source-7.3
+BASE_TESTED=7.3~rc7-1~exp1
+BASE_SUITES="sid experimental"
 
 TREE=$STATX_CACHE/tree			# git: tag statx-base, branch series
 BASE_WT=$STATX_CACHE/base-tree		# worktree at statx-base (unpatched)
@@ -27,7 +32,7 @@ ASSEMBLED_REF=refs/statx/assembled	# what the last assemble produced
 
 # Fixed identity and dates make the base commit, and so every series
 # commit, the same on every machine.
-BASE_IDENT_NAME="Debian linux-source-6.12"
+BASE_IDENT_NAME="Debian linux-source-7.3"
 BASE_IDENT_EMAIL="debian-kernel@lists.debian.org"
 BASE_DATE="2026-01-01T00:00:00Z"
 
@@ -52,6 +57,23 @@ step() {
 	"$@" || rc=$?
 	say "$what: $([ $rc -eq 0 ] && echo done || echo "FAILED ($rc)") in $(( $(date +%s) - t0 ))s"
 	return $rc
+}
+
+# apt_private args...: apt-get with Debian unstable and experimental as its
+# only sources, its lists and downloads under $STATX_CACHE/apt.
+APT_DIR=$STATX_CACHE/apt
+apt_private() {
+	local cmd=$1
+	shift
+	mkdir -p "$APT_DIR/lists/partial" "$APT_DIR/cache/archives/partial"
+	local s
+	for s in $BASE_SUITES; do
+		printf 'deb http://deb.debian.org/debian %s main\n' "$s"
+	done > "$APT_DIR/sources.list"
+	"$cmd" -o Dir::Etc::SourceList="$APT_DIR/sources.list" \
+		-o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::State::Lists="$APT_DIR/lists" \
+		-o Dir::Cache="$APT_DIR/cache" "$@"
 }
 
 # git in the assembled tree, never touching the user's global state.

@@ -41,6 +41,25 @@ ASSEMBLED = "refs/statx/assembled"
 MAINT_HEAD = "FILESYSTEMS (VFS and infrastructure)"
 
 
+def base_hint():
+    """Why a patch may not apply: the base is not the one the series was
+    tested on (base.sh takes a newer upload when Debian dropped it)."""
+    try:
+        with open(os.path.join(TREE, ".git", "statx-base-version")) as f:
+            pkg, ver = f.read().split()[:2]
+        with open(os.path.join(REPO, "harness", "lib.sh")) as f:
+            tested = re.search(r"^BASE_TESTED=(\S+)", f.read(), re.M).group(1)
+    except (OSError, ValueError, AttributeError):
+        return ""
+    if ver == tested:
+        return ""
+    return ("\nThe base is %s %s, not %s, which the series was tested on and"
+            " which Debian's archive no longer has.  Rebase the series onto"
+            " the new base (make assemble on the old tree, git rebase, make"
+            " regen) and set BASE_TESTED in harness/lib.sh to %s.\n"
+            % (pkg, ver, tested, ver))
+
+
 def die(msg):
     sys.stderr.write("error: %s\n" % msg)
     sys.exit(1)
@@ -155,8 +174,8 @@ def build_commits(patches):
                     input=diff.encode(), capture_output=True,
                     env=dict(os.environ, **env))
                 if r.returncode:
-                    die("patch %s does not apply:\n%s"
-                        % (p["name"], r.stderr.decode()))
+                    die("patch %s does not apply:\n%s%s"
+                        % (p["name"], r.stderr.decode(), base_hint()))
             for path, mode in p["creates"]:
                 sha = git("hash-object", "-w", "--stdin",
                           inp=created[path][1]).strip()

@@ -19,7 +19,7 @@
 #include <linux/stat.h>
 
 #ifndef __NR_statx_dir
-#define __NR_statx_dir 548
+#define __NR_statx_dir 473
 #endif
 
 #define MASK (STATX_BASIC_STATS & ~STATX_ATIME)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Each filesystem the suite knows reports exactly what statx_caps.h says a
- * kernel with the statx series must report for it: the fields in stx_mask
+ * kernel that defines STATX_ATTR_KERNEL_FILE must report for it: the fields in stx_mask
  * and the flags in stx_attributes_mask, on a regular file of a filesystem
  * the test makes itself (statx_scratch.h) or mounts itself (procfs, sysfs)
  * in a private mount namespace.  A field or flag missing from its row's
@@ -36,6 +36,7 @@ static const struct {
 	{ STATX_ATTR_APPEND, "APPEND" },
 	{ STATX_ATTR_NODUMP, "NODUMP" },
 	{ STATX_ATTR_ENCRYPTED, "ENCRYPTED" },
+	{ STATX_ATTR_VERITY, "VERITY" },
 	{ STATX_ATTR_DOS_READONLY, "DOS_READONLY" },
 	{ STATX_ATTR_HIDDEN, "HIDDEN" },
 	{ STATX_ATTR_SYSTEM, "SYSTEM" },
@@ -110,7 +111,7 @@ FIXTURE_SETUP(caps)
 	if (geteuid() != 0)
 		STATX_SKIP(return, "making filesystems needs root");
 	if (!statx_caps_kernel())
-		STATX_SKIP(return, "no statx series: procfs files are not KERNEL_FILE");
+		STATX_SKIP(return, "procfs is not KERNEL_FILE: the kernel predates statx_caps.h");
 	rc = statx_scratch_new(&self->s, variant->fstype, 0, NULL);
 	if (rc == SCRATCH_LACKS)
 		STATX_SKIP(return, "%s", self->s.why);

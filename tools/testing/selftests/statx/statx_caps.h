@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What a kernel with the statx series must report, per filesystem: one
+ * What a kernel with the fields and flags below must report, per filesystem: one
  * table, taken from Documentation/filesystems/statx*.rst, that the tests
  * hold the kernel to.  A filesystem listed here that reports less, or
  * more, than its row fails; a test skips only for what the running kernel
@@ -19,28 +19,28 @@
 
 /* Building against uapi headers older than the kernel under test. */
 #ifndef STATX_GEN
-#define STATX_GEN			0x20000000U
-#define STATX_CHANGE_COOKIE		0x40000000U
+#define STATX_GEN			0x00100000U
+#define STATX_CHANGE_COOKIE		0x00080000U
 #define STATX_ATTR_CHANGE_MONOTONIC	0x8000000000000000ULL
 #endif
 #ifndef STATX_IO_PARAMS
-#define STATX_IO_PARAMS			0x00100000U
+#define STATX_IO_PARAMS			0x00040000U
 #endif
 #ifndef STATX_ATTR_HIDDEN
-#define STATX_ATTR_HIDDEN		0x0000000100000000ULL
-#define STATX_ATTR_SYSTEM		0x0000000200000000ULL
-#define STATX_ATTR_ARCHIVE		0x0000000400000000ULL
-#define STATX_ATTR_DOS_READONLY		0x0000000800000000ULL
-#define STATX_ATTR_FOREIGN_OWNER	0x0000001000000000ULL
+#define STATX_ATTR_HIDDEN		0x00800000ULL
+#define STATX_ATTR_SYSTEM		0x01000000ULL
+#define STATX_ATTR_ARCHIVE		0x02000000ULL
+#define STATX_ATTR_DOS_READONLY		0x04000000ULL
+#define STATX_ATTR_FOREIGN_OWNER	0x08000000ULL
 #endif
 #ifndef STATX_ATTR_KERNEL_FILE
-#define STATX_ATTR_KERNEL_FILE		0x0000002000000000ULL
+#define STATX_ATTR_KERNEL_FILE		0x10000000ULL
 #endif
 #ifndef STATX_ATTR_SPARSE
-#define STATX_ATTR_SPARSE		0x0000004000000000ULL
+#define STATX_ATTR_SPARSE		0x20000000ULL
 #endif
 #ifndef STATX_ATTR_STORED_COMPRESSED
-#define STATX_ATTR_STORED_COMPRESSED	0x0000008000000000ULL
+#define STATX_ATTR_STORED_COMPRESSED	0x40000000ULL
 #endif
 
 /* The fields whose presence the table decides. */
@@ -53,14 +53,18 @@
 #define CAPS_INODE	(STATX_ATTR_COMPRESSED | STATX_ATTR_IMMUTABLE | \
 			 STATX_ATTR_APPEND | STATX_ATTR_NODUMP)
 #define CAPS_ATTRS	(CAPS_DOS | CAPS_INODE | STATX_ATTR_ENCRYPTED | \
+			 STATX_ATTR_VERITY | \
 			 STATX_ATTR_FOREIGN_OWNER | \
 			 STATX_ATTR_KERNEL_FILE | STATX_ATTR_SPARSE | \
 			 STATX_ATTR_STORED_COMPRESSED | \
 			 STATX_ATTR_CHANGE_MONOTONIC)
 
-/* The flags the VFS advertises for every file of every filesystem. */
+/*
+ * The flags the VFS advertises for every file of every filesystem.  In
+ * 7.3 STATX_ATTR_VERITY is the filesystem's to advertise (ext4, f2fs).
+ */
 #define CAPS_VFS	(STATX_ATTR_MOUNT_ROOT | STATX_ATTR_AUTOMOUNT | \
-			 STATX_ATTR_DAX | STATX_ATTR_VERITY)
+			 STATX_ATTR_DAX)
 
 struct statx_caps {
 	const char *fstype;
@@ -72,12 +76,16 @@ static const struct statx_caps statx_caps_table[] = {
 	{ "ext4",
 	  STATX_BTIME | STATX_DIOALIGN | STATX_IO_PARAMS | STATX_GEN |
 	  STATX_CHANGE_COOKIE,
-	  CAPS_INODE | STATX_ATTR_ENCRYPTED | STATX_ATTR_KERNEL_FILE |
-	  STATX_ATTR_CHANGE_MONOTONIC },
+	  CAPS_INODE | STATX_ATTR_ENCRYPTED | STATX_ATTR_VERITY |
+	  STATX_ATTR_KERNEL_FILE | STATX_ATTR_CHANGE_MONOTONIC },
 	{ "xfs",
 	  STATX_BTIME | STATX_DIOALIGN | STATX_IO_PARAMS | STATX_GEN,
 	  STATX_ATTR_IMMUTABLE | STATX_ATTR_APPEND | STATX_ATTR_NODUMP |
 	  STATX_ATTR_KERNEL_FILE },
+	/*
+	 * btrfs sets STATX_ATTR_VERITY on a verity file but, as of 7.3, does
+	 * not advertise it in stx_attributes_mask.
+	 */
 	{ "btrfs",
 	  STATX_BTIME | STATX_IO_PARAMS | STATX_GEN | STATX_CHANGE_COOKIE,
 	  CAPS_INODE | STATX_ATTR_KERNEL_FILE | STATX_ATTR_CHANGE_MONOTONIC },
@@ -119,7 +127,7 @@ static inline const struct statx_caps *statx_caps_of(const char *fstype)
 	return NULL;
 }
 
-/* Must a kernel with the series report @bit (a CAPS_MASK bit) on @fstype? */
+/* Must a kernel with this table report @bit (a CAPS_MASK bit) on @fstype? */
 static inline bool statx_caps_field(const char *fstype, __u32 bit)
 {
 	const struct statx_caps *c = statx_caps_of(fstype);
@@ -136,9 +144,9 @@ static inline bool statx_caps_attr(const char *fstype, __u64 attr)
 }
 
 /*
- * Does the running kernel have the statx series?  Its procfs files
- * advertise STATX_ATTR_KERNEL_FILE; an unpatched kernel advertises no bit
- * the series added, and the tests that hold it to the table skip.
+ * Does the running kernel know this table?  Its procfs files advertise
+ * STATX_ATTR_KERNEL_FILE; a kernel that predates the flags advertises none
+ * of them, and the tests that hold it to the table skip.
  */
 static inline bool statx_caps_kernel(void)
 {

@@ -5,7 +5,7 @@
  * statx, whatever the caller asked for.
  *
  * The struct is read by offset, not through the exported headers, so the
- * same checks run against headers that do not yet name the series' fields.
+ * same checks run against headers that do not yet name the newer fields.
  */
 #ifndef __STATX_CHECK_H
 #define __STATX_CHECK_H
@@ -31,16 +31,16 @@
 #define STATX_HDR_HAS_CHANGE_COOKIE	1
 #else
 #define STATX_HDR_HAS_CHANGE_COOKIE	0
-#define STATX_CHANGE_COOKIE		0x40000000U
+#define STATX_CHANGE_COOKIE		0x00080000U
 #endif
 #ifndef STATX_DIO_READ_ALIGN
 #define STATX_DIO_READ_ALIGN		0x00020000U
 #endif
 #ifndef STATX_IO_PARAMS
-#define STATX_IO_PARAMS			0x00100000U
+#define STATX_IO_PARAMS			0x00040000U
 #endif
 #ifndef STATX_GEN
-#define STATX_GEN			0x20000000U
+#define STATX_GEN			0x00100000U
 #endif
 #ifndef STATX_ATTR_CHANGE_MONOTONIC
 #define STATX_ATTR_CHANGE_MONOTONIC	0x8000000000000000ULL
@@ -56,7 +56,7 @@
  * them), btime (btrfs, exfat, ntfs3 fill it unconditionally), the mount
  * id (vfs_statx_path() always sets STATX_MNT_ID unless STATX_MNT_ID_UNIQUE
  * was asked for) and btrfs' subvolume id.  Every other bit, in particular
- * each field the series adds, must be mask-gated.
+ * each field added after STATX_DIO_READ_ALIGN, must be mask-gated.
  */
 #define STATX_UNASKED_OK	(STATX_BASIC_STATS | STATX_BTIME | \
 				 STATX_MNT_ID | STATX_SUBVOL)
@@ -77,16 +77,16 @@ static const struct statx_zero_range statx_zero_ranges[] = {
 	{ 0x98, 8, STATX_DIOALIGN },		/* stx_dio_{mem,offset}_align */
 	{ 0xa0, 8, STATX_SUBVOL },		/* stx_subvol */
 	{ 0xa8, 12, STATX_WRITE_ATOMIC },	/* stx_atomic_write_* */
-	{ 0xb4, 4, STATX_DIO_READ_ALIGN },	/* mainline 6.14's field */
-	{ 0xb8, 4, STATX_WRITE_ATOMIC },	/* mainline 6.16's field */
-	{ 0xbc, 4, 0 },			/* spare in every layout */
-	{ 0xc0, 8, STATX_CHANGE_COOKIE },	/* stx_change_cookie */
-	{ 0xc8, 8, STATX_GEN },			/* stx_gen */
-	{ 0xd0, 16, STATX_IO_PARAMS },		/* stx_io_min .. 0xdf */
-	{ 0xe0, 32, 0 },			/* __spare3 */
+	{ 0xb4, 4, STATX_DIO_READ_ALIGN },	/* stx_dio_read_offset_align */
+	{ 0xb8, 4, STATX_WRITE_ATOMIC },	/* stx_atomic_write_unit_max_opt */
+	{ 0xbc, 12, STATX_IO_PARAMS },		/* stx_io_min .. stx_erase_size */
+	{ 0xc8, 8, STATX_CHANGE_COOKIE },	/* stx_change_cookie */
+	{ 0xd0, 4, STATX_GEN },			/* stx_gen */
+	{ 0xd4, 4, 0 },				/* __spare2 */
+	{ 0xd8, 40, 0 },			/* __spare3 */
 };
 
-#define STATX_OFF_CHANGE_COOKIE	0xc0
+#define STATX_OFF_CHANGE_COOKIE	0xc8
 
 static inline uint64_t statx_u64_at(const void *stx, unsigned int off)
 {

@@ -17,17 +17,17 @@
 
 /* Building against uapi headers older than the kernel under test. */
 #ifndef STATX_GEN
-#define STATX_GEN		0x20000000U
-#define STATX_CHANGE_COOKIE	0x40000000U
+#define STATX_GEN		0x00100000U
+#define STATX_CHANGE_COOKIE	0x00080000U
 #define STATX_ATTR_CHANGE_MONOTONIC 0x8000000000000000ULL
-#define STX_COOKIE_OFF		0xc0
-#define STX_GEN_OFF		0xc8
+#define STX_COOKIE_OFF		0xc8
+#define STX_GEN_OFF		0xd0
 #else
 #define STX_COOKIE_OFF		offsetof(struct statx, stx_change_cookie)
 #define STX_GEN_OFF		offsetof(struct statx, stx_gen)
-static_assert(offsetof(struct statx, stx_change_cookie) == 0xc0,
-	      "stx_change_cookie is at 0xc0");
-static_assert(offsetof(struct statx, stx_gen) == 0xc8, "stx_gen is at 0xc8");
+static_assert(offsetof(struct statx, stx_change_cookie) == 0xc8,
+	      "stx_change_cookie is at 0xc8");
+static_assert(offsetof(struct statx, stx_gen) == 0xd0, "stx_gen is at 0xd0");
 static_assert(sizeof(struct statx) == 0x100, "struct statx is 256 bytes");
 #endif
 
@@ -43,14 +43,22 @@ static inline __u64 stx_u64(const struct statx *stx, size_t off)
 	return v;
 }
 
+static inline __u32 stx_u32(const struct statx *stx, size_t off)
+{
+	__u32 v;
+
+	memcpy(&v, (const char *)stx + off, sizeof(v));
+	return v;
+}
+
 static inline __u64 cookie_of(const struct statx *stx)
 {
 	return stx_u64(stx, STX_COOKIE_OFF);
 }
 
-static inline __u64 gen_of(const struct statx *stx)
+static inline __u32 gen_of(const struct statx *stx)
 {
-	return stx_u64(stx, STX_GEN_OFF);
+	return stx_u32(stx, STX_GEN_OFF);
 }
 
 /*

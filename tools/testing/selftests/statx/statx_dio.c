@@ -10,7 +10,7 @@
 #include "statx_helpers.h"
 #include "../kselftest_harness.h"
 
-/* Does @fs report STATX_DIOALIGN for regular files (6.12: ext4, xfs)? */
+/* Does @fs report STATX_DIOALIGN for regular files (of those here, ext4 and xfs)? */
 static bool fs_has_dioalign(const struct statx_fs *fs)
 {
 	return !strcmp(fs->fstype, "ext4") || !strcmp(fs->fstype, "xfs");

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * statx(2) argument checking: each bad input gets its exact errno and
- * leaves the buffer untouched, and each form of AT_EMPTY_PATH that 6.12
- * accepts returns the file the descriptor refers to.  The permission
- * cases run as uid 65534.
+ * leaves the buffer untouched, and each form of AT_EMPTY_PATH returns the
+ * file the descriptor refers to.  The permission cases run as uid 65534.
  */
+#include <sys/utsname.h>
+
 #include "statx_helpers.h"
 #include "../kselftest_harness.h"
 
@@ -44,6 +45,23 @@ FIXTURE_SETUP(args)
 FIXTURE_TEARDOWN(args)
 {
 	statx_rmtree(self->dir);
+}
+
+/*
+ * Since 6.13 (getname_maybe_null()) a NULL path with AT_EMPTY_PATH is the
+ * empty path whatever the other flags and the descriptor: AT_FDCWD names
+ * the working directory, as "" does.  Since 6.11 and before 6.13 it was
+ * accepted only for a real descriptor and AT_EMPTY_PATH alone (with the
+ * sync and automount flags); anything else was a bad pointer, EFAULT.
+ */
+static bool null_is_empty_path(void)
+{
+	struct utsname u;
+	unsigned int major, minor;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return true;
+	return major > 6 || (major == 6 && minor >= 13);
 }
 
 /* Is @stx still all poison? */
@@ -125,16 +143,25 @@ TEST_F(args, flag_bits)
 	}
 }
 
-/* An unknown flag next to AT_EMPTY_PATH takes the path walk: EINVAL. */
+/*
+ * An unknown flag is EINVAL also where an empty or NULL path makes the
+ * kernel use the descriptor without a path walk, for statx() as for
+ * fstatat(), and with AT_FDCWD.
+ */
 TEST_F(args, unknown_flag_with_empty_path)
 {
 	int fd = open(self->file, O_RDONLY);
+	struct stat st;
 
 	ASSERT_LE(0, fd);
 	EXPECT_STATX_ERR(EINVAL, fd, "", AT_EMPTY_PATH | AT_REMOVEDIR,
 			 STATX_BASIC_STATS);
 	EXPECT_STATX_ERR(EINVAL, fd, NULL, AT_EMPTY_PATH | AT_SYMLINK_FOLLOW,
 			 STATX_BASIC_STATS);
+	EXPECT_STATX_ERR(EINVAL, AT_FDCWD, "", AT_EMPTY_PATH | AT_REMOVEDIR,
+			 STATX_BASIC_STATS);
+	EXPECT_EQ(-1, fstatat(fd, "", &st, AT_EMPTY_PATH | AT_REMOVEDIR));
+	EXPECT_EQ(EINVAL, errno);
 	close(fd);
 }
 
@@ -283,13 +310,17 @@ TEST_F(args, empty_path_at_fdcwd)
 	ASSERT_EQ(0, stat(".", &st));
 	EXPECT_STATX_INO(st.st_ino, AT_FDCWD, "", AT_EMPTY_PATH,
 			 STATX_BASIC_STATS);
-	/* NULL is only an empty path for a real descriptor. */
-	EXPECT_STATX_ERR(EFAULT, AT_FDCWD, NULL, AT_EMPTY_PATH,
-			 STATX_BASIC_STATS);
+	/* NULL is the empty path here too, since 6.13. */
+	if (null_is_empty_path())
+		EXPECT_STATX_INO(st.st_ino, AT_FDCWD, NULL, AT_EMPTY_PATH,
+				 STATX_BASIC_STATS);
+	else
+		EXPECT_STATX_ERR(EFAULT, AT_FDCWD, NULL, AT_EMPTY_PATH,
+				 STATX_BASIC_STATS);
 	ASSERT_EQ(0, chdir(cwd));
 }
 
-/* Since 6.11 a NULL path with AT_EMPTY_PATH (and only that) is allowed. */
+/* Since 6.11 a NULL path with AT_EMPTY_PATH names the descriptor. */
 TEST_F(args, null_path_empty_path)
 {
 	int fd = open(self->file, O_RDONLY);
@@ -300,9 +331,15 @@ TEST_F(args, null_path_empty_path)
 	EXPECT_STATX_INO(self->file_st.st_ino, fd, NULL,
 			 AT_EMPTY_PATH | AT_NO_AUTOMOUNT | AT_STATX_DONT_SYNC,
 			 STATX_BASIC_STATS);
-	/* Any other flag takes the path walk, where NULL is a bad pointer. */
-	EXPECT_STATX_ERR(EFAULT, fd, NULL, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
-			 STATX_BASIC_STATS);
+	/* With any other valid flag too, since 6.13; EFAULT before. */
+	if (null_is_empty_path())
+		EXPECT_STATX_INO(self->file_st.st_ino, fd, NULL,
+				 AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
+				 STATX_BASIC_STATS);
+	else
+		EXPECT_STATX_ERR(EFAULT, fd, NULL,
+				 AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
+				 STATX_BASIC_STATS);
 	close(fd);
 }
 

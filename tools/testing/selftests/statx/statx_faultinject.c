@@ -405,7 +405,7 @@ TEST_F_TIMEOUT(fi, random, 120)
 }
 
 #ifndef __NR_statx_dir
-#define __NR_statx_dir 548
+#define __NR_statx_dir 473
 #endif
 
 /*

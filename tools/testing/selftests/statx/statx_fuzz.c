@@ -968,7 +968,7 @@ TEST_F_TIMEOUT(fuzz, random_calls, 900)
 }
 
 #ifndef __NR_statx_dir
-#define __NR_statx_dir 548
+#define __NR_statx_dir 473
 #endif
 #define DIRBUF	(16 * PAGE)
 

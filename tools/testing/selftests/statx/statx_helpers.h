@@ -216,7 +216,7 @@ static const struct statx_fs statx_filesystems[] = {
 		.mtime_gran = 10000000, .btime_gran = 10000000,
 	},
 	/*
-	 * ntfs3 stores a creation time for every file, but in 6.12 its
+	 * ntfs3 stores a creation time for every file, but (as of 7.3) its
 	 * symlink inode_operations have no ->getattr to report it.
 	 */
 	[STATX_FS_NTFS3] = {
@@ -564,11 +564,15 @@ static const struct statx_field statx_fields[] = {
 	STATX_FIELD(STATX_WRITE_ATOMIC, stx_atomic_write_unit_min, 4),
 	STATX_FIELD(STATX_WRITE_ATOMIC, stx_atomic_write_unit_max, 4),
 	STATX_FIELD(STATX_WRITE_ATOMIC, stx_atomic_write_segments_max, 4),
+#ifdef STATX_DIO_READ_ALIGN
+	STATX_FIELD(STATX_DIO_READ_ALIGN, stx_dio_read_offset_align, 4),
+	STATX_FIELD(STATX_WRITE_ATOMIC, stx_atomic_write_unit_max_opt, 4),
+#endif
 #ifdef STATX_CHANGE_COOKIE
 	STATX_FIELD(STATX_CHANGE_COOKIE, stx_change_cookie, 8),
 #endif
 #ifdef STATX_GEN
-	STATX_FIELD(STATX_GEN, stx_gen, 8),
+	STATX_FIELD(STATX_GEN, stx_gen, 4),
 #endif
 #ifdef STATX_IO_PARAMS
 	STATX_FIELD(STATX_IO_PARAMS, stx_io_min, 4),

@@ -478,9 +478,12 @@ statx_scratch_mount_disk_in(struct statx_scratch *s, const char *serial,
 	/* Held, as a loop device is, for statx_scratch_cycle(). */
 	s->loop = open(s->dev, O_RDONLY | O_CLOEXEC);
 	if (mount(s->dev, s->mnt, fstype, 0, NULL)) {
+		int err = errno;
+
 		snprintf(s->why, sizeof(s->why), "mount -t %s %s: %s", fstype,
-			 s->dev, strerror(errno));
-		return SCRATCH_BROKEN;
+			 s->dev, strerror(err));
+		/* ENODEV: the kernel has no such filesystem type */
+		return err == ENODEV ? SCRATCH_LACKS : SCRATCH_BROKEN;
 	}
 	return SCRATCH_MOUNTED;
 }

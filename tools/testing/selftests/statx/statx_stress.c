@@ -159,7 +159,7 @@ static uint64_t change_cookie(const struct statx *stx)
 {
 #if STATX_HDR_HAS_CHANGE_COOKIE
 	static_assert(offsetof(struct statx, stx_change_cookie) ==
-		       STATX_OFF_CHANGE_COOKIE, "stx_change_cookie not at 0xc0");
+		       STATX_OFF_CHANGE_COOKIE, "stx_change_cookie not at 0xc8");
 	return stx->stx_change_cookie;
 #else
 	return statx_u64_at(stx, STATX_OFF_CHANGE_COOKIE);

@@ -8,7 +8,7 @@
  * the 256 bytes and the error must be the same.
  *
  * Left out: a NULL path with AT_EMPTY_PATH.  The system call takes it
- * since 6.11; io_uring in 6.12 reads the path with getname_flags(), for
+ * since 6.11; io_uring reads the path with delayed_getname_uflags(), for
  * which NULL is a bad address.
  */
 #include "statx_helpers.h"
