@@ -47,7 +47,15 @@ files=$(tgit diff --name-only --diff-filter=AM "$BASE_TAG" "$SERIES_BRANCH" -- '
 "$HARNESS/worktree.sh" base >/dev/null
 wt=$("$HARNESS/worktree.sh" scratch)
 git -C "$wt" checkout -q -f --detach "$SERIES_BRANCH"
-kdoc() { perl "$TREE/scripts/kernel-doc" -none -Wall "$@" 2>&1 | grep -c 'warning:' || true; }
+# 7.3's kernel-doc is Python and writes "Warning: file:line text"; Perl's
+# wrote "file:line: warning: text".  Count either.
+kdoc_run() { "$TREE/scripts/kernel-doc" -none -Wall "$@" 2>&1 | grep -i 'warning:' || true; }
+kdoc() { kdoc_run "$@" | wc -l; }
+# The checker must see a mistake a test file makes, or it counts nothing.
+probe=$(mktemp --suffix=.c)
+printf '/**\n * probe() - x\n * @a: y\n */\nint probe(int b);\n' > "$probe"
+[ "$(kdoc "$probe")" -gt 0 ] || die "scripts/kernel-doc finds nothing wrong in $probe"
+rm -f "$probe"
 worse=0
 for f in $files; do
 	new=$(cd "$wt" && kdoc "$f")
@@ -57,7 +65,7 @@ for f in $files; do
 	fi
 	if [ "$new" -gt "$old" ]; then
 		echo "kernel-doc: $f: $new warnings, $old on the base"
-		(cd "$wt" && perl "$TREE/scripts/kernel-doc" -none -Wall "$f" 2>&1 | grep warning: | head -5)
+		(cd "$wt" && kdoc_run "$f" | head -5)
 		worse=$((worse + 1))
 	fi
 done
