@@ -24,7 +24,7 @@ else:
     sys.exit("no series " + name)
 ' "$TREE" "$BASE_TAG" "$SERIES_BRANCH" "$REPO/patches/groups" "$name") || exit 1
 set -- $range
-wt=${B4_WORKTREE:-$("$HARNESS/worktree.sh" scratch)}
+wt=${B4_WORKTREE:-$("$HARNESS/worktree.sh" apply)}
 g() { git -C "$wt" "$@"; }
 g checkout -q -f --detach "$1"
 g branch -D "b4/statx-$name" >/dev/null 2>&1 || true

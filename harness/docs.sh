@@ -45,7 +45,7 @@ PY
 files=$(tgit diff --name-only --diff-filter=AM "$BASE_TAG" "$SERIES_BRANCH" -- '*.c' '*.h' |
 	grep -v '^tools/\|^samples/\|^scripts/' || true)
 "$HARNESS/worktree.sh" base >/dev/null
-wt=$("$HARNESS/worktree.sh" scratch)
+wt=$("$HARNESS/worktree.sh" apply)
 git -C "$wt" checkout -q -f --detach "$SERIES_BRANCH"
 # 7.3's kernel-doc is Python and writes "Warning: file:line text"; Perl's
 # wrote "file:line: warning: text".  Count either.

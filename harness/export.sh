@@ -11,7 +11,7 @@
 
 exp=$OUT/export
 if [ "${1:-}" = --am ]; then
-	wt=$("$HARNESS/worktree.sh" scratch)
+	wt=$("$HARNESS/worktree.sh" apply)
 	git -C "$wt" am --abort >/dev/null 2>&1 || true
 	git -C "$wt" checkout -q -f --detach "$BASE_TAG"
 	patches=$(ls "$exp"/0*.patch | grep -v '/0000-')
