@@ -123,6 +123,12 @@ guest() {
 	fi
 	python3 "$HARNESS/ktap.py" "$TREE" "$name-kunit" "$g/console.log" >> "$summary"
 	cat "$g/console.log.parsed" >&2
+	# How long each program ran, from the guest's "program timing" lines.
+	awk -v name="$name" '/statx-guest: program timing: / {
+		t = $0; sub(/.*program timing: /, "", t); split(t, f, "s ")
+		if (prog != "") printf "%s: %s ran %ds\n", name, prog, f[1] - t0
+		prog = f[2]; t0 = f[1]
+	}' "$g/console.log" | tee "$g/timing" >&2
 }
 
 guest "$which" "$BUILD/$which/arch/x86/boot/bzImage"
