@@ -319,7 +319,7 @@ TEST_F(io, file)
 		EXPECT_EQ(0, stx.stx_erase_size % alloc);
 	/* Each of these disks was given a topology of its own. */
 	EXPECT_NE(512, queue_attr(self->dev, "minimum_io_size"));
-	EXPECT_EQ(0, stx.__spare2[0]);
+	EXPECT_EQ(0, stx.__spare3[0]);
 }
 
 static long long file_blocks(const char *path)
