@@ -10,8 +10,9 @@
 #                KUnit tests) and KUnit off
 #   i386         a 32-bit x86 kernel
 #   arm64        arm64 by Debian's gcc-aarch64-linux-gnu (its build runs
-#                scripts/checksyscalls.sh for arm64 and its compat table:
-#                a table without statx_dir(2) is a new warning)
+#                scripts/checksyscalls.sh, which warns for a call the arm64
+#                table lacks; without COMPAT, so the AArch32 table is not
+#                built)
 #   w1           x86_64 with modules and every subsystem the series changes
 #                built (as modules where it can be, so that a missing export
 #                fails modpost), then every C file the series changes
@@ -218,6 +219,8 @@ build_one() {	# build_one NAME: 0 clean, 1 failed
 	# Compile everything again, so that the warnings of what built before
 	# are seen (ccache gives them back with the objects).
 	find "$sobj" -name '*.o' -delete
+	# checksyscalls.sh reruns only when its inputs change: run it again.
+	rm -f "$sobj"/.tmp_missing-syscalls*
 	kmake "$TREE" "$sobj" $target >> "$slog" 2>&1 || { tail -30 "$slog" >&2; return 1; }
 	if [ -n "$entry" ] && ! grep -q " $entry\$" "$sobj/System.map"; then
 		say "$name: statx_dir(2) is not wired: no $entry in System.map"
