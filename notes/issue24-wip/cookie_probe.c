@@ -142,6 +142,33 @@ static int do_wait(const char *path, int mib)
 
 struct shared { unsigned long started, done; };
 
+/*
+ * Fork a process that rewrites the first SIZE bytes of PATH with a new byte
+ * each time, counting in SH the writes it began and those complete, and
+ * pausing PAUSE_US after each.  Returns its pid.
+ */
+static pid_t start_rewriter(const char *path, size_t size, unsigned int pause_us,
+			    struct shared *sh)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		unsigned char v = 0;
+		char *wb = malloc(size);
+		int wfd = open(path, O_WRONLY);
+
+		for (;;) {
+			memset(wb, ++v, size);
+			__atomic_add_fetch(&sh->started, 1, __ATOMIC_SEQ_CST);
+			if (pwrite(wfd, wb, size, 0) != (ssize_t)size)
+				_exit(1);
+			__atomic_add_fetch(&sh->done, 1, __ATOMIC_SEQ_CST);
+			usleep(pause_us);
+		}
+	}
+	return pid;
+}
+
 static int do_inflight(const char *path, int seconds)
 {
 	unsigned long triples = 0, equal = 0, torn = 0, inflight = 0, checked = 0, stale = 0;
@@ -159,21 +186,7 @@ static int do_inflight(const char *path, int seconds)
 	if (fd < 0 || pwrite(fd, buf, SIZE, 0) != SIZE)
 		return perror("setup"), 1;
 	sh = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	pid = fork();
-	if (!pid) {
-		unsigned char v = 0;
-		char *wb = malloc(SIZE);
-		int wfd2 = open(path, O_WRONLY);
-
-		for (;;) {
-			memset(wb, ++v, SIZE);
-			__atomic_add_fetch(&sh->started, 1, __ATOMIC_SEQ_CST);
-			if (pwrite(wfd2, wb, SIZE, 0) != SIZE)
-				_exit(1);
-			__atomic_add_fetch(&sh->done, 1, __ATOMIC_SEQ_CST);
-			usleep(500);
-		}
-	}
+	pid = start_rewriter(path, SIZE, 500, sh);
 	end = now_ns() + seconds * 1000000000LL;
 	while (now_ns() < end) {
 		s0 = __atomic_load_n(&sh->started, __ATOMIC_SEQ_CST);
@@ -245,21 +258,7 @@ static int do_nfsstale(const char *spath, const char *cpath, int seconds)
 		return perror("setup"), 1;
 	close(fd);
 	sh = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	pid = fork();
-	if (!pid) {
-		unsigned char v = 0;
-		char *wb = malloc(NSIZE);
-		int wfd2 = open(spath, O_WRONLY);
-
-		for (;;) {
-			memset(wb, ++v, NSIZE);
-			__atomic_add_fetch(&sh->started, 1, __ATOMIC_SEQ_CST);
-			if (pwrite(wfd2, wb, NSIZE, 0) != NSIZE)
-				_exit(1);
-			__atomic_add_fetch(&sh->done, 1, __ATOMIC_SEQ_CST);
-			usleep(50000);
-		}
-	}
+	pid = start_rewriter(spath, NSIZE, 50000, sh);
 	end = now_ns() + seconds * 1000000000LL;
 	while (now_ns() < end) {
 		unsigned long d0 = __atomic_load_n(&sh->done, __ATOMIC_SEQ_CST);
