@@ -18,8 +18,12 @@
 #   squashfs, erofs: text.txt (compresses well) and random.bin (does not:
 #       both tools store it plain), made with compression; squashfs-plain
 #       and erofs-plain, the same files made without.
+#   squashfs-big: big, 1 GiB of zeros in 4 KiB blocks, so that its block
+#       list (262144 sparse blocks) is 1 MiB, stored uncompressed (-noI).
 #   ntfs3-c: a volume made with compression on (mkntfs -C), on which
-#       ntfscp stores text.txt compressed.
+#       ntfscp stores text.txt compressed, and small.txt resident (its data
+#       in the MFT record, as it is) with the compressed flag that every
+#       file created in the compressed root gets, as ntfsinfo reads back.
 #
 # An image whose tools are missing is not made: NAME.img.missing says
 # which, and the test that needs it skips, saying so.  The build does not
@@ -269,6 +273,15 @@ for name in squashfs squashfs-plain; do
 		>/dev/null || failed "$name" mksquashfs
 done
 
+if needs squashfs-big mksquashfs; then
+	mkdir "$stage/big"
+	truncate -s 1G "$stage/big/big"
+	rm -f "$dir/squashfs-big.img"
+	mksquashfs "$stage/big" "$dir/squashfs-big.img" -quiet -noappend \
+		-b 4096 -noI >/dev/null || failed squashfs-big mksquashfs
+	rm -rf "$stage/big"
+fi
+
 for name in erofs erofs-plain; do
 	needs "$name" mkfs.erofs python3 || continue
 	opts=-zlz4
@@ -279,12 +292,23 @@ for name in erofs erofs-plain; do
 		failed "$name" mkfs.erofs
 done
 ntfs_c() {
-	needs ntfs3-c mkntfs ntfscp || return 0
+	local info
+	needs ntfs3-c mkntfs ntfscp ntfsinfo || return 0
 	new ntfs3-c 4M
 	mkntfs -q -F -f -C -L statxc "$dir/ntfs3-c.img" >/dev/null 2>&1 ||
 		{ failed ntfs3-c mkntfs; return 0; }
 	ntfscp -q "$dir/ntfs3-c.img" "$stage/c/text.txt" text.txt ||
-		failed ntfs3-c ntfscp
+		{ failed ntfs3-c ntfscp; return 0; }
+	printf 'small\n' > "$stage/small.txt"
+	ntfscp -q "$dir/ntfs3-c.img" "$stage/small.txt" small.txt ||
+		{ failed ntfs3-c ntfscp; return 0; }
+	# The unnamed $DATA of small.txt: resident, ATTR_IS_COMPRESSED (0x0001).
+	info=$(ntfsinfo -F /small.txt "$dir/ntfs3-c.img" 2>/dev/null |
+		sed -n '/attribute \$DATA/,$p')
+	if ! grep -q 'Resident:[[:space:]]*Yes' <<< "$info" ||
+	   ! grep -q 'Attribute flags:[[:space:]]*0x0001' <<< "$info"; then
+		failed ntfs3-c "a resident compressed small.txt"
+	fi
 }
 ntfs_c
 exit 0

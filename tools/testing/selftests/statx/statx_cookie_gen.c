@@ -494,4 +494,82 @@ TEST_F(fs, io_uring)
 	EXPECT_EQ(0, memcmp(&sys, &ring, sizeof(sys)));
 }
 
+#ifndef EXT4_IOC_SWAP_BOOT
+#define EXT4_IOC_SWAP_BOOT	_IO('f', 17)
+#endif
+
+/*
+ * EXT4_IOC_SWAP_BOOT exchanges a file's data, size and times with those of
+ * the boot loader inode: the inode becomes another file in place.  It gets
+ * a new generation, as the uapi header says, and its change cookie moves
+ * on from the values it had: never one seen before, although the boot
+ * loader inode's counter starts again from 1 when that inode was never
+ * used.  The size says whose data the file holds.
+ */
+TEST(ext4_swap_boot)
+{
+	enum { WRITES = 16 };
+	__u64 seen[WRITES + 3];
+	struct statx_scratch s;
+	enum statx_scratch_rc rc;
+	char file[PATH_MAX];
+	struct statx stx;
+	int fd, i, j, ret, n = 0;
+	__u32 gen;
+
+	if (!kernel_returns(STATX_CHANGE_COOKIE) || !kernel_returns(STATX_GEN))
+		STATX_SKIP(return, "the kernel does not return the cookie and generation");
+	rc = statx_scratch_new(&s, "ext4", 0, NULL);
+	if (rc == SCRATCH_LACKS)
+		STATX_SKIP(return, "%s", s.why);
+	ASSERT_EQ(SCRATCH_MOUNTED, rc) TH_LOG("%s", s.why);
+	snprintf(file, sizeof(file), "%s/swapped", s.mnt);
+	fd = open(file, O_CREAT | O_RDWR | O_EXCL, 0644);
+	ASSERT_LE(0, fd);
+	/* A cookie after each change, the small values first. */
+	for (i = 0; i <= WRITES; i++) {
+		if (i)
+			ASSERT_EQ(1, pwrite(fd, "x", 1, i - 1));
+		ASSERT_EQ(0, sys_statx(fd, "", AT_EMPTY_PATH, ALL_MASK, &stx));
+		ASSERT_EQ(NEW_BITS, stx.stx_mask & NEW_BITS);
+		seen[n++] = cookie_of(&stx);
+	}
+	ASSERT_EQ(0, fsync(fd));
+	gen = gen_of(&stx);
+
+	/* The boot loader inode of a new filesystem was never used: empty. */
+	ret = ioctl(fd, EXT4_IOC_SWAP_BOOT) ? errno : 0;
+	if (ret == ENOTTY && sizeof(long) == 4) {
+		close(fd);
+		statx_scratch_umount(&s);
+		STATX_SKIP(return,
+			   "ext4 does not take EXT4_IOC_SWAP_BOOT from a 32-bit program (ext4_compat_ioctl() does not list it)");
+	}
+	ASSERT_EQ(0, ret) {
+		TH_LOG("EXT4_IOC_SWAP_BOOT: %s", strerror(ret));
+	}
+	ASSERT_EQ(0, sys_statx(fd, "", AT_EMPTY_PATH, ALL_MASK, &stx));
+	ASSERT_EQ(NEW_BITS, stx.stx_mask & NEW_BITS);
+	EXPECT_EQ(0, stx.stx_size);
+	EXPECT_NE(gen, gen_of(&stx));
+	for (j = 0; j < n; j++)
+		EXPECT_NE(seen[j], cookie_of(&stx))
+			TH_LOG("after the swap the cookie %llu is one seen before",
+			       (unsigned long long)cookie_of(&stx));
+	seen[n++] = cookie_of(&stx);
+	gen = gen_of(&stx);
+
+	/* And back: the file has its data again, and a cookie of its own. */
+	ASSERT_EQ(0, ioctl(fd, EXT4_IOC_SWAP_BOOT));
+	ASSERT_EQ(0, sys_statx(fd, "", AT_EMPTY_PATH, ALL_MASK, &stx));
+	EXPECT_EQ(WRITES, stx.stx_size);
+	EXPECT_NE(gen, gen_of(&stx));
+	for (j = 0; j < n; j++)
+		EXPECT_NE(seen[j], cookie_of(&stx))
+			TH_LOG("after the swap back the cookie %llu is one seen before",
+			       (unsigned long long)cookie_of(&stx));
+	close(fd);
+	statx_scratch_umount(&s);
+}
+
 TEST_HARNESS_MAIN

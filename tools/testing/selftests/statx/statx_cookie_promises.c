@@ -12,8 +12,8 @@
  *    the cookie is returned;
  *  - every change the header lists gives a new cookie, reads and access
  *    time updates do not;
- *  - equal cookies around a read mean the data read is one version of the
- *    file, while another process rewrites it;
+ *  - a cookie returned while another process's write is in progress is
+ *    not returned again once that write is complete;
  *  - the ext4 generation is returned only where its owner cannot rewrite it
  *    (metadata_csum).
  */
@@ -219,23 +219,25 @@ FIXTURE(keeps) {
 /* The operations that change the file, and so the cookie. */
 enum op {
 	OP_WRITE, OP_REWRITE, OP_PWRITEV, OP_APPEND, OP_DIRECT, OP_URING,
-	OP_COPY, OP_CLONE, OP_DEDUPE, OP_TRUNCATE, OP_EXTEND,
+	OP_COPY, OP_CLONE, OP_DEDUPE, OP_TRUNCATE, OP_EXTEND, OP_SAME_SIZE,
 	OP_FALLOCATE, OP_PREALLOC, OP_PUNCH, OP_ZERO, OP_COLLAPSE, OP_INSERT,
 	OP_CHMOD, OP_CHOWN, OP_UTIMENS, OP_TOUCH, OP_LINK, OP_UNLINK,
 	OP_RENAME, OP_EXCHANGE, OP_SETXATTR, OP_REPLACEXATTR, OP_REMOVEXATTR,
-	OP_SETACL, OP_NR
+	OP_MODE_ACL, OP_SETACL, OP_TRUNC_EMPTY, OP_NR
 };
 
 static const char *const op_names[OP_NR] = {
 	"write", "rewrite of the same bytes", "pwritev", "append",
 	"O_DIRECT write", "io_uring write", "copy_file_range", "FICLONE",
-	"FIDEDUPERANGE", "truncate", "extend", "fallocate",
+	"FIDEDUPERANGE", "truncate", "extend", "ftruncate to the same size",
+	"fallocate",
 	"fallocate(KEEP_SIZE)", "fallocate(PUNCH_HOLE)",
 	"fallocate(ZERO_RANGE)", "fallocate(COLLAPSE_RANGE)",
 	"fallocate(INSERT_RANGE)", "chmod", "chown", "utimensat",
 	"utimensat(UTIME_NOW)", "link", "unlink of a link", "rename",
 	"rename(RENAME_EXCHANGE)", "setxattr", "setxattr(XATTR_REPLACE)",
-	"removexattr", "set a POSIX ACL",
+	"removexattr", "an ACL a mode can express", "set a POSIX ACL",
+	"open(O_TRUNC) of an empty file",
 };
 
 /*
@@ -335,15 +337,41 @@ static int set_acl(const char *path)
 }
 
 /*
+ * An access ACL of the three entries a mode has: the filesystem stores no
+ * ACL, only the mode 0750 it stands for, and the ctime moves.
+ */
+static int set_mode_acl(const char *path)
+{
+	struct {
+		__u32 version;
+		struct { __u16 tag, perm; __u32 id; } e[3];
+	} acl = {
+		.version = 2,
+		.e = {
+			{ 0x01, 7, ~0u },	/* ACL_USER_OBJ rwx */
+			{ 0x04, 5, ~0u },	/* ACL_GROUP_OBJ r-x */
+			{ 0x20, 0, ~0u },	/* ACL_OTHER --- */
+		},
+	};
+
+	return setxattr(path, "system.posix_acl_access", &acl, sizeof(acl), 0);
+}
+
+/*
  * What an operation needs before the cookie it must change is taken: a
  * second file to clone, dedupe or exchange with (for a dedupe, with the same
- * first block as the file).  Not an operation to test.
+ * first block as the file), a mode other than the one the ACL stands for,
+ * an empty file to truncate.  Not an operation to test.
  */
 static int prep_op(const char *file, const char *other, enum op op)
 {
 	char block[4096];
 	int fd, ret;
 
+	if (op == OP_MODE_ACL)
+		return chmod(file, 0644);
+	if (op == OP_TRUNC_EMPTY)
+		return truncate(file, 0);
 	if (op != OP_CLONE && op != OP_DEDUPE && op != OP_EXCHANGE)
 		return 0;
 	memset(block, 'c', sizeof(block));
@@ -365,6 +393,7 @@ static int do_op(const char *file, const char *other, enum op op)
 	struct file_dedupe_range *dr;
 	struct io_uring_sqe sqe;
 	struct iovec iov[2];
+	struct stat st;
 	loff_t in = 0, out = 100;
 	int fd, fd2, ret = -1;
 	void *p;
@@ -465,6 +494,13 @@ static int do_op(const char *file, const char *other, enum op op)
 		return truncate(file, 60000);
 	case OP_EXTEND:
 		return truncate(file, 65536);
+	case OP_SAME_SIZE:
+		fd = open(file, O_WRONLY);
+		if (fd < 0)
+			return -1;
+		ret = fstat(fd, &st) ? -1 : ftruncate(fd, st.st_size);
+		close(fd);
+		return ret;
 	case OP_FALLOCATE:
 		return fallocate_at(file, 0, 65536, 16384);
 	case OP_PREALLOC:
@@ -509,8 +545,16 @@ static int do_op(const char *file, const char *other, enum op op)
 		return setxattr(file, "user.statx", "22", 2, XATTR_REPLACE);
 	case OP_REMOVEXATTR:
 		return removexattr(file, "user.statx");
+	case OP_MODE_ACL:
+		return set_mode_acl(file);
 	case OP_SETACL:
 		return set_acl(file);
+	case OP_TRUNC_EMPTY:
+		fd = open(file, O_WRONLY | O_TRUNC);
+		if (fd < 0)
+			return -1;
+		close(fd);
+		return 0;
 	default:
 		return -1;
 	}
@@ -566,12 +610,23 @@ TEST_F(keeps, every_change)
 		ASSERT_EQ(0, sys_statx(AT_FDCWD, self->file, 0, MASK, &after));
 		ASSERT_TRUE(after.stx_mask & STATX_CHANGE_COOKIE);
 		now = cookie_of(&after);
+		/* the change happened: the mode the ACL stands for, no data */
+		if (op == OP_MODE_ACL)
+			EXPECT_EQ(0750, after.stx_mode & 07777);
+		if (op == OP_SAME_SIZE)
+			EXPECT_EQ(before.stx_size, after.stx_size);
+		if (op == OP_TRUNC_EMPTY)
+			EXPECT_EQ(0, after.stx_size);
 		if (may_stay && !statx_ts_cmp(&before.stx_ctime,
 					      &after.stx_ctime)) {
 			TH_LOG("%s left the ctime alone on %s",
 			       op_names[op], variant->fstype);
 			continue;
 		}
+		/* a preparation may have changed it since the last op */
+		EXPECT_NE(cookie_of(&before), now)
+			TH_LOG("%s left the cookie at %llu", op_names[op],
+			       (unsigned long long)now);
 		for (i = 0; i < n; i++)
 			EXPECT_NE(seen[i], now)
 				TH_LOG("after %s the cookie %llu is one seen before",
@@ -667,59 +722,78 @@ TEST_F(keeps, reads_keep)
 		       (unsigned long long)cookie_of(&after));
 }
 
-/* The torn-read test: how long, and how much one write rewrites. */
-#define TORN_SECONDS	2
-#define TORN_SIZE	(256 * 1024)
+/*
+ * The write-in-progress test: how long, and how much one write rewrites
+ * (enough for a write to outlast a time slice, so that the reader runs while
+ * one is in progress also on a single CPU).
+ */
+#define INFLIGHT_SECONDS	2
+#define INFLIGHT_SIZE		(8 * 1024 * 1024)
+#define INFLIGHT_TAIL		4096	/* what the test reads: the last page */
 
-/* What the writer process reports, in memory shared with the test. */
-struct torn_writer {
-	unsigned long writes;
+/*
+ * What the writer process reports, in memory shared with the test: how
+ * many writes it began and how many are complete.
+ */
+struct inflight_writer {
+	unsigned long started;
+	unsigned long done;
 	int err;
 };
 
-/* Rewrite the whole file, again and again, each time with another byte. */
-static void torn_write(const char *path, struct torn_writer *w)
+/*
+ * Rewrite the whole file, again and again, each time with another byte,
+ * with a pause after each write in which no write is in progress.
+ */
+static void inflight_write(const char *path, struct inflight_writer *w)
 {
 	unsigned char v = 0;
 	char *buf;
 	int fd;
 
-	buf = malloc(TORN_SIZE);
+	buf = malloc(INFLIGHT_SIZE);
 	fd = open(path, O_WRONLY);
 	if (!buf || fd < 0) {
 		w->err = errno;
 		_exit(1);
 	}
 	for (;;) {
-		memset(buf, ++v, TORN_SIZE);
-		if (pwrite(fd, buf, TORN_SIZE, 0) != TORN_SIZE) {
+		memset(buf, ++v, INFLIGHT_SIZE);
+		__atomic_add_fetch(&w->started, 1, __ATOMIC_SEQ_CST);
+		if (pwrite(fd, buf, INFLIGHT_SIZE, 0) != INFLIGHT_SIZE) {
 			w->err = errno;
 			_exit(1);
 		}
-		w->writes++;
+		__atomic_add_fetch(&w->done, 1, __ATOMIC_SEQ_CST);
+		usleep(500);
 	}
 }
 
 /*
- * While another process rewrites the file, statx(cookie), read the file,
- * statx(cookie): wherever the two cookies are equal, the data read is one
- * whole version of the file.  A cookie taken in the middle of a write
- * (already new, the data not yet all written) would let a torn read pass.
+ * While another process rewrites the file, statx(cookie) and read the file's
+ * last page, again and again.  Where that page holds bytes of a write older
+ * than the last one begun before the statx() call, that write was still in
+ * progress when the page was read, so also when the cookie was: no call
+ * that begins after that write is complete may return that cookie (the
+ * write moves it again at its end when it was read meanwhile).  Without
+ * that second move the cookie read during the write stays until the next
+ * write, and what was read with it passes for current.
  */
-TEST_F(keeps, equal_means_unchanged)
+TEST_F(keeps, inflight_cookie_moves_on)
 {
-	unsigned long reads = 0, equal = 0, torn = 0;
-	struct statx a = { 0 }, b = { 0 };
+	unsigned long calls = 0, inflight = 0, checked = 0, stale = 0;
+	unsigned long s0, d0, pend_write = 0;
+	__u64 pend_cookie = 0;
+	struct inflight_writer *w;
 	struct timespec t0, t;
-	struct torn_writer *w;
+	struct statx stx = { 0 };
+	unsigned char *buf;
 	int fd, i, status;
 	pid_t pid;
-	char *buf;
 
-	buf = malloc(TORN_SIZE);
+	buf = calloc(1, INFLIGHT_SIZE);
 	ASSERT_TRUE(!!buf);
-	memset(buf, 0, TORN_SIZE);
-	ASSERT_EQ(0, put_file(self->file, buf, TORN_SIZE));
+	ASSERT_EQ(0, put_file(self->file, (char *)buf, INFLIGHT_SIZE));
 	fd = open(self->file, O_RDONLY);
 	ASSERT_LE(0, fd);
 	w = mmap(NULL, sizeof(*w), PROT_READ | PROT_WRITE,
@@ -728,41 +802,51 @@ TEST_F(keeps, equal_means_unchanged)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid)
-		torn_write(self->file, w);
+		inflight_write(self->file, w);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
-		/* two seconds, and at least one equal pair, within ten */
 		clock_gettime(CLOCK_MONOTONIC, &t);
-		if (t.tv_sec - t0.tv_sec >= (equal ? TORN_SECONDS : 10))
+		if (t.tv_sec - t0.tv_sec >= INFLIGHT_SECONDS)
 			break;
-		if (sys_statx(fd, "", AT_EMPTY_PATH, STATX_CHANGE_COOKIE, &a) ||
-		    pread(fd, buf, TORN_SIZE, 0) != TORN_SIZE ||
-		    sys_statx(fd, "", AT_EMPTY_PATH, STATX_CHANGE_COOKIE, &b))
+		s0 = __atomic_load_n(&w->started, __ATOMIC_SEQ_CST);
+		d0 = __atomic_load_n(&w->done, __ATOMIC_SEQ_CST);
+		if (sys_statx(fd, "", AT_EMPTY_PATH, STATX_CHANGE_COOKIE, &stx) ||
+		    !(stx.stx_mask & STATX_CHANGE_COOKIE) ||
+		    pread(fd, buf, INFLIGHT_TAIL, INFLIGHT_SIZE - INFLIGHT_TAIL) !=
+		    INFLIGHT_TAIL)
 			break;
-		reads++;
-		if (!(a.stx_mask & b.stx_mask & STATX_CHANGE_COOKIE) ||
-		    cookie_of(&a) != cookie_of(&b))
-			continue;
-		equal++;
-		for (i = 1; i < TORN_SIZE; i++)
-			if (buf[i] != buf[0])
+		calls++;
+		if (pend_write && d0 >= pend_write) {
+			/* that write was complete before this call began */
+			checked++;
+			if (cookie_of(&stx) == pend_cookie && stale++ < 3)
+				TH_LOG("cookie %llu, read during write %lu, again after it",
+				       (unsigned long long)pend_cookie, pend_write);
+			pend_write = 0;
+		}
+		/*
+		 * Write s0 writes byte s0 from the start of the file to its
+		 * end: an older byte in the last page means it was not done.
+		 */
+		for (i = 0; i < INFLIGHT_TAIL; i++)
+			if ((unsigned char)((s0 & 0xff) - buf[i]) - 1U < 127)
 				break;
-		if (i < TORN_SIZE && torn++ < 3)
-			TH_LOG("cookie %llu both times, but byte %d is %d after %d",
-			       (unsigned long long)cookie_of(&a), i, buf[i],
-			       buf[0]);
+		if (s0 > d0 && i < INFLIGHT_TAIL && !pend_write) {
+			inflight++;
+			pend_write = s0;
+			pend_cookie = cookie_of(&stx);
+		}
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
 	close(fd);
 	free(buf);
-	TH_LOG("%s: %lu writes, %lu reads, %lu with equal cookies, %lu torn",
-	       variant->fstype, w->writes, reads, equal, torn);
+	TH_LOG("%s: %lu writes, %lu calls, %lu during a write, %lu checked after it, %lu stale",
+	       variant->fstype, w->done, calls, inflight, checked, stale);
 	ASSERT_EQ(0, w->err);
-	ASSERT_TRUE(a.stx_mask & STATX_CHANGE_COOKIE);
-	ASSERT_LT(0, w->writes);
-	ASSERT_LT(0, equal);
-	EXPECT_EQ(0, torn);
+	ASSERT_TRUE(stx.stx_mask & STATX_CHANGE_COOKIE);
+	ASSERT_LT(0, w->done);
+	EXPECT_EQ(0, stale);
 }
 
 /*

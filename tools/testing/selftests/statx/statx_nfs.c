@@ -689,6 +689,15 @@ TEST_F_TIMEOUT(nfs_dos, change, 120)
 
 	ASSERT_EQ(0, fstx(pfd, AT_STATX_DONT_SYNC, &stx));
 	EXPECT_EQ(0, stx.stx_attributes & NFS_DOS);
+	/*
+	 * The attributes come with every answer: FORCE_SYNC asks the server
+	 * for them also when the mask holds nothing else it would ask for.
+	 */
+	memset(&stx, 0, sizeof(stx));
+	ASSERT_EQ(0, sys_statx(pfd, "", AT_EMPTY_PATH | AT_STATX_FORCE_SYNC,
+			       STATX_TYPE | STATX_INO, &stx));
+	EXPECT_EQ(STATX_ATTR_HIDDEN | STATX_ATTR_SYSTEM,
+		  stx.stx_attributes & NFS_DOS);
 	ASSERT_EQ(0, fstx(pfd, AT_STATX_FORCE_SYNC, &stx));
 	EXPECT_EQ(STATX_ATTR_HIDDEN | STATX_ATTR_SYSTEM,
 		  stx.stx_attributes & NFS_DOS);
