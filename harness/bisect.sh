@@ -5,17 +5,21 @@
 # where the patch changes them, the statx selftests and samples/vfs/
 # test-statx against that kernel's uapi headers (a compiler warning fails
 # them too).  Prints one "bisect-NNNN passed failed skipped" line per commit.
-# On success records the series' checksum in patches/bisect-ok; with
-# --if-changed, does nothing when that checksum still matches.
+#
+# patches/bisect-ok is a ledger: the keys (see kernel_key and user_key) of
+# the trees that built, one per line, added as each commit builds, so that
+# the work of a run that stops early counts for the next one, on any
+# machine; a full run leaves only the current series' keys.  A commit whose
+# keys are in the ledger, or in this machine's cache, is not built again.
+#
+# With --if-changed (make check) nothing is built unless BISECT_BUDGET
+# allows (0 seconds by default there): the commits the ledger does not
+# cover are listed and counted as skipped, and make bisect builds them.
 . "$(dirname "$0")/lib.sh"
 
-stamp=$REPO/patches/bisect-ok
-sum=$(series_sum)
-if [ "${1:-}" = --if-changed ] && [ "$(cat "$stamp" 2>/dev/null)" = "$sum" ]; then
-	say "bisect: the series is unchanged since it last built after every patch ($sum)"
-	echo "bisect-build 0 0 1"
-	exit 0
-fi
+ledger=$REPO/patches/bisect-ok
+check_only=0
+[ "${1:-}" = --if-changed ] && check_only=1
 wt=$("$HARNESS/worktree.sh" scratch)
 # What built before need not build again: the kernel is keyed by every
 # file that can reach bzImage (not the selftests, Documentation/ or
@@ -59,26 +63,50 @@ build_user() {
 	fi
 }
 
+# in_ledger KEY: KEY (a file name in $done_dir) is in the ledger.
+in_ledger() { grep -qxF "$1" "$ledger" 2>/dev/null; }
+# record KEY: the tree KEY names built; remember it here and in the ledger.
+record() {
+	touch "$done_dir/$1"
+	in_ledger "$1" || echo "$1" >> "$ledger"
+}
+
 # A cold machine builds the first commit in full and every commit that
 # changes a widely included header nearly so: stop starting builds after
-# BISECT_BUDGET seconds and report the rest as skipped (no stamp then).
-budget=${BISECT_BUDGET:-900}
+# BISECT_BUDGET seconds and report the rest as skipped.
+if [ $check_only = 1 ]; then
+	budget=${BISECT_BUDGET:-0}
+else
+	budget=${BISECT_BUDGET:-900}
+fi
 t0=$(date +%s)
 fail=0
 skipped=0
+covered=0
 i=0
+keys=()
 for c in $(tgit rev-list --reverse "$BASE_TAG..${BISECT_TIP:-$SERIES_BRANCH}"); do
 	i=$((i + 1))
 	name=$(printf 'bisect-%04d' $i)
-	kkey=$done_dir/kernel-$(kernel_key "$c")-$cfg
-	ukey=$done_dir/user-$(user_key "$c")
-	if [ -e "$kkey" ] && [ -e "$ukey" ]; then
+	kkey=kernel-$(kernel_key "$c")-$cfg
+	ukey=user-$(user_key "$c")
+	keys+=("$kkey" "$ukey")
+	if { [ -e "$done_dir/$kkey" ] || in_ledger "$kkey"; } &&
+	   { [ -e "$done_dir/$ukey" ] || in_ledger "$ukey"; }; then
+		record "$kkey"
+		record "$ukey"
+		covered=$((covered + 1))
+		[ $check_only = 1 ] && continue
 		say "$name: this tree built before"
 		echo "$name 1 0 0"
 		continue
 	fi
-	if [ $(( $(date +%s) - t0 )) -gt "$budget" ]; then
-		say "$name: not built, the ${budget}s budget is spent"
+	if [ $(( $(date +%s) - t0 )) -ge "$budget" ]; then
+		if [ $check_only = 1 ]; then
+			say "$name: not built after its patch yet ($(tgit log -1 --format=%s "$c")): make bisect builds it"
+		else
+			say "$name: not built, the ${budget}s budget is spent"
+		fi
 		echo "$name 0 0 1"
 		skipped=1
 		continue
@@ -87,10 +115,11 @@ for c in $(tgit rev-list --reverse "$BASE_TAG..${BISECT_TIP:-$SERIES_BRANCH}"); 
 	subject=$(tgit log -1 --format=%s "$c")
 	if STATX_CONFIG_LENIENT=1 step "$name: build $subject" \
 			"$HARNESS/build.sh" bisect "$wt" > "$OUT/$name.log" 2>&1 &&
-	   touch "$kkey" &&
-	   { [ -e "$ukey" ] || step "$name: build the selftests and test-statx" \
+	   record "$kkey" &&
+	   { [ -e "$done_dir/$ukey" ] || in_ledger "$ukey" ||
+	     step "$name: build the selftests and test-statx" \
 			build_user >> "$OUT/$name.log" 2>&1; }; then
-		touch "$ukey"
+		record "$ukey"
 		echo "$name 1 0 0"
 	else
 		say "FAIL: patch $i ($subject) does not build:"
@@ -99,6 +128,12 @@ for c in $(tgit rev-list --reverse "$BASE_TAG..${BISECT_TIP:-$SERIES_BRANCH}"); 
 		fail=1
 	fi
 done
-# The stamp stands for the series in patches/, so only a run of it counts.
-[ $fail -eq 0 ] && [ $skipped -eq 0 ] && [ -z "${BISECT_TIP:-}" ] && echo "$sum" > "$stamp"
+if [ $check_only = 1 ] && [ $covered -eq $i ]; then
+	say "bisect: all $i commits of the series built before (patches/bisect-ok)"
+	echo "bisect-build 0 0 1"
+fi
+# After a whole run, the ledger keeps the keys of this series only.
+if [ $fail -eq 0 ] && [ $skipped -eq 0 ] && [ $check_only = 0 ] && [ -z "${BISECT_TIP:-}" ]; then
+	printf '%s\n' "${keys[@]}" | sort -u > "$ledger"
+fi
 exit $fail
