@@ -78,12 +78,3 @@ apt_private() {
 
 # git in the assembled tree, never touching the user's global state.
 tgit() { git -C "$TREE" -c gc.auto=0 -c advice.detachedHead=false "$@"; }
-
-# series_sum: a checksum of the series as patches/ holds it (the list, the
-# patches and the files they create), which the stamps of what built it
-# (patches/bisect-ok, patches/matrix-ok) record.
-series_sum() {
-	(cd "$REPO" && cat patches/series $(grep -v '^#' patches/series | sed 's|^|patches/|') \
-		$(grep -h '^ create mode' patches/*.patch | awk '{ print $4 }' |
-		  while read -r f; do [ ! -e "$f" ] || echo "$f"; done) | sha256sum | cut -c1-32)
-}

@@ -28,10 +28,11 @@
 # objects that gave them.  Prints one "matrix-NAME passed failed skipped"
 # line per configuration.
 #
-# patches/matrix-ok is a ledger: "NAME SUM" for each configuration that
-# built the series whose checksum (series_sum) is SUM, added as each one
-# builds.  A configuration the ledger holds for this series is not built
-# again.  With --if-changed (make check) nothing is built unless
+# patches/matrix-ok is a ledger: "NAME TREE" for each configuration that
+# built the series' tip whose tree object is TREE, added as each one
+# builds (the tree, not the patches: a change to commit messages only
+# builds nothing again).  A configuration the ledger holds for this tip is
+# not built again.  With --if-changed (make check) nothing is built unless
 # MATRIX_BUDGET allows (0 seconds by default there): the configurations
 # not yet built for this series are counted as skipped, and make matrix
 # builds them.  Otherwise configurations not started within MATRIX_BUDGET
@@ -39,7 +40,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ledger=$REPO/patches/matrix-ok
-sum=$(series_sum)
+sum=$(tgit rev-parse "$SERIES_BRANCH^{tree}")
 check_only=0
 if [ "${1:-}" = --if-changed ]; then
 	shift
