@@ -20,7 +20,8 @@
 ledger=$REPO/patches/bisect-ok
 check_only=0
 [ "${1:-}" = --if-changed ] && check_only=1
-wt=$("$HARNESS/worktree.sh" scratch)
+# The scratch worktree is checked out when the first commit is built.
+wt=
 # What built before need not build again: the kernel is keyed by every
 # file that can reach bzImage (not the selftests, Documentation/ or
 # MAINTAINERS) and the config fragment; the user-space programs by their
@@ -115,6 +116,7 @@ for c in $(tgit rev-list --reverse "$BASE_TAG..${BISECT_TIP:-$SERIES_BRANCH}"); 
 		skipped=1
 		continue
 	fi
+	[ -n "$wt" ] || wt=$("$HARNESS/worktree.sh" scratch)
 	git -C "$wt" checkout -q -f --detach "$c"
 	subject=$(tgit log -1 --format=%s "$c")
 	if STATX_CONFIG_LENIENT=1 step "$name: build $subject" \
