@@ -76,14 +76,15 @@ if [ "$which" = series ]; then
 		done
 	} > "$res/patch-checks.out" 2>&1 &
 	checks_pid=$!
+	# The per-patch builds and the build robots' configurations: what
+	# their ledgers (patches/bisect-ok, patches/matrix-ok) do not cover
+	# is a skip, by name; make bisect and make matrix build it.
 	if [ "${BISECT:-1}" = 1 ]; then
 		"$HARNESS/bisect.sh" --if-changed >> "$summary" || true
 	else
 		say "bisect: skipped (BISECT=0)"
 		record bisect-build 0 0 1
 	fi
-	# The build robots' configurations, when the series changed since
-	# patches/matrix-ok.
 	if [ "${MATRIX:-1}" = 1 ]; then
 		"$HARNESS/matrix.sh" --if-changed >> "$summary" || true
 	else
