@@ -70,6 +70,8 @@ build_user() {
 
 # in_ledger KEY: KEY (a file name in $done_dir) is in the ledger.
 in_ledger() { grep -qxF "$1" "$ledger" 2>/dev/null; }
+# known KEY: the tree KEY names built, here or in the ledger.
+known() { [ -e "$done_dir/$1" ] || in_ledger "$1"; }
 # record KEY: the tree KEY names built; remember it here and in the ledger.
 record() {
 	touch "$done_dir/$1"
@@ -96,8 +98,7 @@ for c in $(tgit rev-list --reverse "$BASE_TAG..${BISECT_TIP:-$SERIES_BRANCH}"); 
 	kkey=kernel-$(kernel_key "$c")-$cfg
 	ukey=user-$(user_key "$c")
 	keys+=("$kkey" "$ukey")
-	if { [ -e "$done_dir/$kkey" ] || in_ledger "$kkey"; } &&
-	   { [ -e "$done_dir/$ukey" ] || in_ledger "$ukey"; }; then
+	if known "$kkey" && known "$ukey"; then
 		record "$kkey"
 		record "$ukey"
 		covered=$((covered + 1))
@@ -122,8 +123,7 @@ for c in $(tgit rev-list --reverse "$BASE_TAG..${BISECT_TIP:-$SERIES_BRANCH}"); 
 	if STATX_CONFIG_LENIENT=1 step "$name: build $subject" \
 			"$HARNESS/build.sh" bisect "$wt" > "$OUT/$name.log" 2>&1 &&
 	   record "$kkey" &&
-	   { [ -e "$done_dir/$ukey" ] || in_ledger "$ukey" ||
-	     step "$name: build the selftests and test-statx" \
+	   { known "$ukey" || step "$name: build the selftests and test-statx" \
 			build_user >> "$OUT/$name.log" 2>&1; }; then
 		record "$ukey"
 		echo "$name 1 0 0"
