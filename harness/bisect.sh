@@ -24,11 +24,14 @@ check_only=0
 wt=
 # What built before need not build again: the kernel is keyed by every
 # file that can reach bzImage (not the selftests, Documentation/ or
-# MAINTAINERS) and the config fragment; the user-space programs by their
+# MAINTAINERS) and the configuration; the user-space programs by their
 # sources and the uapi headers.
 done_dir=$STATX_CACHE/bisect-ok
 mkdir -p "$done_dir"
-cfg=$(cat "$REPO/tools/testing/selftests/statx/config" | sha256sum | cut -c1-16)
+# The configuration: the options of build.sh's two fragments, in any
+# order and either file.
+cfg=$(cat "$REPO/tools/testing/selftests/statx/config" "$HARNESS/guest.config" |
+	grep '^CONFIG_' | sort -u | sha256sum | cut -c1-16)
 user_paths=(tools/testing/selftests/statx tools/testing/selftests/kselftest_harness.h
 	    tools/testing/selftests/lib.mk samples/vfs/test-statx.c include/uapi)
 # The subtrees' object names stand for their contents, so two short

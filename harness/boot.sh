@@ -4,18 +4,22 @@
 # with the disks from images.sh, console on ttyS0 (LOGDIR/console.log) and
 # results on ttyS1 (LOGDIR/results.log).  Fails, printing the excerpt, on a
 # timeout, a missing end marker, or any WARN/BUG/oops/sanitizer report.
-# STATX_DISKS=0 boots with no disk; BOOT_NAME names the kernel in messages.
+# STATX_DISKS=0 boots with no disk, STATX_DISKS=FILE with the disks FILE
+# lists ("file serial [props]"); BOOT_NAME names the kernel in messages.
 . "$(dirname "$0")/lib.sh"
 
 kernel=$1 initrd=$2 mode=$3 logs=$4 tmo=${5:-900}
 mkdir -p "$logs"
-if [ "${STATX_DISKS:-1}" = 0 ]; then
+case "${STATX_DISKS:-1}" in
+0)	rm -rf "$logs/disks"
+	mkdir -p "$logs/disks"
+	: > "$logs/disks/disks" ;;
+1)	"$HARNESS/images.sh" "$logs/disks" ;;
+*)	# A list the caller made, in images.sh's format.
 	rm -rf "$logs/disks"
 	mkdir -p "$logs/disks"
-	: > "$logs/disks/disks"
-else
-	"$HARNESS/images.sh" "$logs/disks"
-fi
+	cp "$STATX_DISKS" "$logs/disks/disks" ;;
+esac
 
 args=()
 i=0

@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # build.sh [--prepare] NAME SRCDIR [FRAGMENT...]: configure (tinyconfig +
-# the statx selftests' config fragment + FRAGMENTs) and build bzImage and
-# the uapi headers out of tree in $BUILD/NAME.  Incremental; ccache when
-# present.  --prepare stops after 'make prepare' (enough to run sparse on
-# single files).
+# the statx selftests' config fragment + harness/guest.config + FRAGMENTs)
+# and build bzImage, the modules and the uapi headers out of tree in
+# $BUILD/NAME.  Incremental; ccache when present.  --prepare stops after
+# 'make prepare' (enough to run sparse on single files).
 . "$(dirname "$0")/lib.sh"
 
 target=bzImage
@@ -13,7 +13,7 @@ name=$1 src=$2
 shift 2
 obj=$BUILD/$name
 mkdir -p "$obj"
-frags=("$REPO/tools/testing/selftests/statx/config" "$@")
+frags=("$REPO/tools/testing/selftests/statx/config" "$HARNESS/guest.config" "$@")
 cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
 kmake() { make -s -C "$src" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC="$cc" -j"$JOBS" "$@"; }
@@ -50,3 +50,6 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.statx-frags" 2>/dev/null)" != "$su
 fi
 step "build $name kernel ($target)" kmake $target
 [ $target = prepare ] || kmake headers >/dev/null
+if [ $target != prepare ] && grep -q '^CONFIG_MODULES=y' "$obj/.config"; then
+	step "build $name modules" kmake modules
+fi

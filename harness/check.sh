@@ -193,6 +193,14 @@ if [ -n "$checks_pid" ]; then
 fi
 guest "$which" "$BUILD/$which/arch/x86/boot/bzImage"
 
+# fstests: the statx tests of fstests and of the series' fstests patches
+# (fstests/), on each filesystem, in a guest that runs fstests' check in
+# the root filesystem fstests.sh makes.
+if [ "${FSTESTS:-1}" = 1 ]; then
+	"$HARNESS/fstests-guest.sh" "$which" "$BUILD/$which/arch/x86/boot/bzImage" \
+		"$BUILD/$which" "$res/$which-fstests" >> "$summary" || true
+fi
+
 # The same suite under KASAN, UBSAN, kmemleak, lockdep and fault injection.
 if [ "$which" = series ] && [ "${SANITIZERS:-1}" = 1 ]; then
 	if check build-sanitizers "$HARNESS/build.sh" kasan "$TREE" \

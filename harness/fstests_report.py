@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""fstests_report.py NAME RESULTS.LOG SECTIONS TESTS: count what fstests'
+check ran in the guest (guest/init's mode fstests wrote each section's
+xunit report to RESULTS.LOG), one summary line per test and section:
+"NAME-SECTION-TEST PASSED FAILED SKIPPED".  A test of TESTS (comma-
+separated) that a section of SECTIONS did not report, or a section that
+did not end, counts as failed.  The tests that did not run are written,
+with fstests' reason, to RESULTS.LOG.notrun ("NAME-SECTION-TEST: reason"),
+the failures' output to RESULTS.LOG.failed."""
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+name, log, sections, tests = sys.argv[1:5]
+sections = [s for s in sections.split(",") if s]
+tests = [t for t in tests.split(",") if t]
+text = open(log, errors="replace").read()
+
+reports = {}
+for m in re.finditer(r"^STATX-BEGIN fstests-xunit (\S+)/result\.xml\n(.*?)^STATX-END fstests-xunit",
+                     text, re.S | re.M):
+    reports[m.group(1)] = m.group(2)
+ended = dict(re.findall(r"^STATX-SECTION-END (\S+) rc=(\d+)", text, re.M))
+failed_out = {m.group(1): m.group(2) for m in
+              re.finditer(r"^STATX-BEGIN fstests-failed (\S+)\n(.*?)^STATX-END fstests-failed",
+                          text, re.S | re.M)}
+
+notrun = []
+failed = []
+for sec in sections:
+    seen = {}
+    if sec in reports:
+        try:
+            root = ET.fromstring(reports[sec])
+        except ET.ParseError as e:
+            root = None
+            print(f"{name}-{sec}: the xunit report does not parse: {e}", file=sys.stderr)
+        for tc in (root.iter("testcase") if root is not None else []):
+            t = tc.get("name")
+            if tc.find("skipped") is not None:
+                seen[t] = ("skip", tc.find("skipped").get("message", ""))
+            elif tc.find("failure") is not None or tc.find("error") is not None:
+                seen[t] = ("fail", "")
+            else:
+                seen[t] = ("pass", "")
+    if sec not in ended:
+        print(f"{name}-{sec}-check 0 1 0")
+        failed.append(f"{name}-{sec}: the section did not end")
+    for t in tests:
+        key = f"{name}-{sec}-{t}"
+        res, why = seen.get(t, ("fail", ""))
+        if t not in seen:
+            failed.append(f"{key}: not reported by check")
+        if res == "pass":
+            print(f"{key} 1 0 0")
+        elif res == "skip":
+            print(f"{key} 0 0 1")
+            notrun.append(f"{key}: {why}")
+        else:
+            print(f"{key} 0 1 0")
+            if t in seen:
+                failed.append(f"{key}: failed")
+                out = failed_out.get(f"{sec}/{t}")
+                if out:
+                    failed.append(out.rstrip())
+
+with open(log + ".notrun", "w") as f:
+    f.write("".join(line + "\n" for line in notrun))
+with open(log + ".failed", "w") as f:
+    f.write("".join(line + "\n" for line in failed))
+for line in notrun:
+    print(f"notrun: {line}", file=sys.stderr)
+for line in failed:
+    print(f"failed: {line}", file=sys.stderr)
