@@ -6,8 +6,9 @@ xunit report to RESULTS.LOG), one summary line per test and section:
 "NAME-SECTION-TEST PASSED FAILED SKIPPED".  A test of TESTS (comma-
 separated) that a section of SECTIONS did not report, or a section that
 did not end, counts as failed.  The tests that did not run are written,
-with fstests' reason, to RESULTS.LOG.notrun ("NAME-SECTION-TEST: reason"),
-the failures' output to RESULTS.LOG.failed."""
+with fstests' reason, to RESULTS.LOG.skipped ("fstests.SECTION.TEST<TAB>
+reason", the form skips.py compares with an expected list), the failures'
+output to RESULTS.LOG.failed."""
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -56,7 +57,7 @@ for sec in sections:
             print(f"{key} 1 0 0")
         elif res == "skip":
             print(f"{key} 0 0 1")
-            notrun.append(f"{key}: {why}")
+            notrun.append(f"fstests.{sec}.{t}\t{why}")
         else:
             print(f"{key} 0 1 0")
             if t in seen:
@@ -65,11 +66,11 @@ for sec in sections:
                 if out:
                     failed.append(out.rstrip())
 
-with open(log + ".notrun", "w") as f:
+with open(log + ".skipped", "w") as f:
     f.write("".join(line + "\n" for line in notrun))
 with open(log + ".failed", "w") as f:
     f.write("".join(line + "\n" for line in failed))
 for line in notrun:
-    print(f"notrun: {line}", file=sys.stderr)
+    print("notrun: " + line.replace("\t", ": "), file=sys.stderr)
 for line in failed:
     print(f"failed: {line}", file=sys.stderr)
