@@ -7,10 +7,12 @@
 # ROOTIMG, an ext4 image of a root filesystem for the guest to chroot into
 # and run fstests' check from: the Debian packages fstests runs (bash, perl,
 # coreutils, the mkfs and fsck programs, xfs_io, ...) as the host has them,
-# the libraries they load, and the built fstests tree at /fstests.
+# the libraries they load, the built fstests tree at /fstests, and the
+# modules of the kernel built in KBUILD (scsi_debug).  ROOTIMG's name with
+# .tests for .img: the tests to run, comma-separated.
 . "$(dirname "$0")/lib.sh"
 
-img=$1
+kbuild=$1 img=$2
 snap=${FSTESTS_SNAPSHOT:-$REPO/../shared/fstests/fstests-69cd20bd.tar.xz}
 src=${FSTESTS_SRC:-${FSTESTS_TREE:-$STATX_CACHE/fstests}}
 patches=${FSTESTS_PATCHES:-$REPO/fstests}
