@@ -199,6 +199,12 @@ guest "$which" "$BUILD/$which/arch/x86/boot/bzImage"
 if [ "${FSTESTS:-1}" = 1 ]; then
 	"$HARNESS/fstests-guest.sh" "$which" "$BUILD/$which/arch/x86/boot/bzImage" \
 		"$BUILD/$which" "$res/$which-fstests" >> "$summary" || true
+	# Every test that did not run is one harness/expected-fstests-skips
+	# lists, for its reason.
+	[ "$which" = base ] ||
+		check "$which-fstests-skips" "$HARNESS/skips.py" \
+			"$HARNESS/expected-fstests-skips" "$which" \
+			"$res/$which-fstests/run/results.log.skipped" || true
 fi
 
 # The same suite under KASAN, UBSAN, kmemleak, lockdep and fault injection.
@@ -211,7 +217,7 @@ fi
 column -t "$summary" >&2 || cat "$summary" >&2
 # What failed, by name, last: CI keeps only the end of the output.
 awk -v res="$res" '$3 > 0 { print "failed: " $1 " (log: " res "/" $1 ".log)" }' "$summary" >&2
-for f in "$res"/*/*.failed; do
+for f in "$res"/*/*.failed "$res"/*-fstests/run/results.log.failed; do
 	if [ -s "$f" ]; then
 		sed 's/^/failed: /' "$f" >&2
 	fi
