@@ -26,7 +26,8 @@ PKGS=(
 	autoconf automake libtool make xfslibs-dev uuid-dev libattr1-dev
 	libacl1-dev libaio-dev liburing-dev libgdbm-dev libcap-dev
 	gawk mawk attr acl fio bsdutils util-linux-extra psmisc procps
-	hostname kmod sysvinit-utils ncurses-bin debianutils diffutils
+	hostname kmod sysvinit-utils ncurses-bin debianutils diffutils mtools
+	python3-minimal
 )
 # make check-stock also needs apt-get, dpkg-deb (Debian's own) and kmod's
 # depmod and modprobe (above); it fetches the kernel package itself with

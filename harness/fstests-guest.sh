@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 
 name=$1 kernel=$2 kbuild=$3 g=$4
-sections=${FSTESTS_SECTIONS:-ext4,xfs,btrfs,tmpfs,vfat,exfat}
+sections=${FSTESTS_SECTIONS:-ext4,xfs,btrfs,tmpfs,vfat,exfat,ntfs3}
 initrd=${INITRAMFS:-$g/../initramfs.cpio}
 mkdir -p "$g"
 if ! "$HARNESS/fstests.sh" "$kbuild" "$g/root.img" > "$g/root.log" 2>&1; then
