@@ -3,9 +3,10 @@
 """fstests_report.py NAME RESULTS.LOG SECTIONS TESTS: count what fstests'
 check ran in the guest (guest/init's mode fstests wrote each section's
 xunit report to RESULTS.LOG), one summary line per test and section:
-"NAME-SECTION-TEST PASSED FAILED SKIPPED".  A test of TESTS (comma-
-separated) that a section of SECTIONS did not report, or a section that
-did not end, counts as failed.  The tests that did not run are written,
+"NAME-SECTION-TEST PASSED FAILED SKIPPED".  A section runs the generic/
+tests of TESTS (comma-separated) and those in its own directory (ext4/ for
+ext4); one of them that the section did not report, or a section that did
+not end, counts as failed.  The tests that did not run are written,
 with fstests' reason, to RESULTS.LOG.skipped ("fstests.SECTION.TEST<TAB>
 reason", the form skips.py compares with an expected list), the failures'
 output to RESULTS.LOG.failed."""
@@ -48,7 +49,8 @@ for sec in sections:
     if sec not in ended:
         print(f"{name}-{sec}-check 0 1 0")
         failed.append(f"{name}-{sec}: the section did not end")
-    for t in tests:
+    # A section runs the generic tests and those of its own directory.
+    for t in [t for t in tests if t.split("/")[0] in ("generic", sec)]:
         key = f"{name}-{sec}-{t}"
         res, why = seen.get(t, ("fail", ""))
         if t not in seen:
