@@ -25,9 +25,7 @@ PKGS=(
 	# guest's root filesystem takes from the host (fstests.sh)
 	autoconf automake libtool make xfslibs-dev uuid-dev libattr1-dev
 	libacl1-dev libaio-dev liburing-dev libgdbm-dev libcap-dev
-	gawk mawk attr acl fio bsdutils util-linux-extra psmisc procps
-	hostname kmod sysvinit-utils ncurses-bin debianutils diffutils mtools
-	python3-minimal
+	"${FSTESTS_GUEST_PKGS[@]}"
 )
 # make check-stock also needs apt-get, dpkg-deb (Debian's own) and kmod's
 # depmod and modprobe (above); it fetches the kernel package itself with

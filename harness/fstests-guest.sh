@@ -31,4 +31,4 @@ STATX_DISKS=$g/disks QEMU_MEM=2G BOOT_NAME="$name (fstests)" \
 echo "$name-fstests-boot $((1 - rc)) $rc 0"
 rm -f "$g/test.img" "$g/scratch.img" "$g/root.img"
 python3 "$HARNESS/fstests_report.py" "$name-fstests" "$g/run/results.log" \
-	"$sections" "$tests"
+	"$sections"

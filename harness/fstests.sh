@@ -54,11 +54,7 @@ step "build fstests" make -s -C "$src" -j"$JOBS" > "$src/.git/statx-build.log" 2
 # The root: the files of these packages (Debian 12 is merged-/usr: /bin,
 # /sbin and /lib are links into /usr there and here), and every library an
 # executable among them loads.
-pkgs=(bash coreutils util-linux util-linux-extra mount findutils grep sed
-      gawk mawk diffutils perl-base bc psmisc procps hostname kmod attr acl
-      xfsprogs e2fsprogs btrfs-progs dosfstools exfatprogs ntfs-3g
-      libc-bin bsdutils gzip tar xz-utils sysvinit-utils ncurses-bin debianutils
-      fio libc6 mtools python3-minimal dash)
+pkgs=("${FSTESTS_GUEST_PKGS[@]}")
 # Python itself: the packages of the version python3 points to.
 py=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 pkgs+=("python$py-minimal" "libpython$py-minimal")

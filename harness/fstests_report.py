@@ -1,12 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""fstests_report.py NAME RESULTS.LOG SECTIONS TESTS: count what fstests'
-check ran in the guest (guest/init's mode fstests wrote each section's
-xunit report to RESULTS.LOG), one summary line per test and section:
-"NAME-SECTION-TEST PASSED FAILED SKIPPED".  A section runs the generic/
-tests of TESTS (comma-separated) and those in its own directory (ext4/ for
-ext4); one of them that the section did not report, or a section that did
-not end, counts as failed.  The tests that did not run are written,
+"""fstests_report.py NAME RESULTS.LOG SECTIONS: count what fstests' check
+ran in the guest (guest/init's mode fstests wrote to RESULTS.LOG, for
+each section, the tests it gave check and check's xunit report), one
+summary line per test and section: "NAME-SECTION-TEST PASSED FAILED
+SKIPPED".  A test the section did not report, or a section of SECTIONS
+(comma-separated) that did not start or end, counts as failed.  The tests that did not run are written,
 with fstests' reason, to RESULTS.LOG.skipped ("fstests.SECTION.TEST<TAB>
 reason", the form skips.py compares with an expected list), the failures'
 output to RESULTS.LOG.failed."""
@@ -14,16 +13,17 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-name, log, sections, tests = sys.argv[1:5]
+name, log, sections = sys.argv[1:4]
 sections = [s for s in sections.split(",") if s]
-tests = [t for t in tests.split(",") if t]
 text = open(log, errors="replace").read()
 
 reports = {}
 for m in re.finditer(r"^STATX-BEGIN fstests-xunit (\S+)/result\.xml\n(.*?)^STATX-END fstests-xunit",
                      text, re.S | re.M):
     reports[m.group(1)] = m.group(2)
-ended = dict(re.findall(r"^STATX-SECTION-END (\S+) rc=(\d+)", text, re.M))
+ended = set(re.findall(r"^STATX-SECTION-END (\S+) rc=\d+", text, re.M))
+started = {m.group(1): m.group(2).split() for m in
+           re.finditer(r"^STATX-SECTION-TESTS (\S+)(.*)$", text, re.M)}
 failed_out = {m.group(1): m.group(2) for m in
               re.finditer(r"^STATX-BEGIN fstests-failed (\S+)\n(.*?)^STATX-END fstests-failed",
                           text, re.S | re.M)}
@@ -46,11 +46,14 @@ for sec in sections:
                 seen[t] = ("fail", "")
             else:
                 seen[t] = ("pass", "")
+    if sec not in started:
+        print(f"{name}-{sec}-check 0 1 0")
+        failed.append(f"{name}-{sec}: the section did not start")
+        continue
     if sec not in ended:
         print(f"{name}-{sec}-check 0 1 0")
         failed.append(f"{name}-{sec}: the section did not end")
-    # A section runs the generic tests and those of its own directory.
-    for t in [t for t in tests if t.split("/")[0] in ("generic", sec)]:
+    for t in started[sec]:
         key = f"{name}-{sec}-{t}"
         res, why = seen.get(t, ("fail", ""))
         if t not in seen:

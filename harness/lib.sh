@@ -61,6 +61,13 @@ step() {
 
 # apt_private args...: apt-get with Debian unstable and experimental as its
 # only sources, its lists and downloads under $STATX_CACHE/apt.
+# The Debian packages whose files make the root filesystem of the fstests
+# guest (fstests.sh), as the host has them installed (deps.sh).
+FSTESTS_GUEST_PKGS=(bash coreutils util-linux util-linux-extra mount findutils
+	grep sed gawk mawk diffutils perl-base bc psmisc procps hostname kmod
+	attr acl xfsprogs e2fsprogs btrfs-progs dosfstools exfatprogs ntfs-3g
+	libc-bin bsdutils gzip tar xz-utils sysvinit-utils ncurses-bin
+	debianutils fio libc6 mtools python3-minimal dash)
 APT_DIR=$STATX_CACHE/apt
 apt_private() {
 	local cmd=$1
