@@ -8,7 +8,8 @@
 # and run fstests' check from: the Debian packages fstests runs (bash, perl,
 # coreutils, the mkfs and fsck programs, xfs_io, ...) as the host has them,
 # the libraries they load, the built fstests tree at /fstests, and the
-# modules of the kernel built in KBUILD (scsi_debug).  ROOTIMG's name with
+# modules of the kernel built in KBUILD (scsi_debug), or of the kernel
+# package unpacked in KBUILD (its lib/modules).  ROOTIMG's name with
 # .tests for .img: the tests to run, comma-separated.
 . "$(dirname "$0")/lib.sh"
 
@@ -98,7 +99,10 @@ done
 mkdir -p "$root/fstests"
 tar -C "$src" --exclude=.git -cf - . | tar -C "$root/fstests" -xf -
 
-if grep -q '^CONFIG_MODULES=y' "$kbuild/.config"; then
+if [ -d "$kbuild/lib/modules" ]; then
+	# A distribution kernel's files, unpacked (stock.sh).
+	tar -C "$kbuild" -cf - lib/modules | tar -C "$root/usr" -xf -
+elif grep -q '^CONFIG_MODULES=y' "$kbuild/.config"; then
 	make -s -C "$kbuild" INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 \
 		DEPMOD=/sbin/depmod modules_install > /dev/null
 fi
