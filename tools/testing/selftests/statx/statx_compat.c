@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Both x86 entry points of statx(2) give the same answer.  The harness
- * installs this program twice, as statx_compat (x86_64 system call table)
+ * Both x86 entry points of statx(2) give the same answer.  The Makefile
+ * builds this program twice, as statx_compat (x86_64 system call table)
  * and statx_compat_32 (built with -m32: the i386 table, through
  * IA32_EMULATION).  Each runs the other with --statx-dump, replays the
- * requests of statx_reqs() through it over a pipe, and compares the
+ * requests of statx_reqs_for() through it over a pipe, and compares the
  * 256-byte results, and the errors, byte for byte with its own.  The
  * requests follow the field table in statx_helpers.h, so fields added to
- * it are compared too.
+ * it are compared too.  The objects are on a tmpfs of the case's own, the
+ * pseudo files on filesystems it mounts, with the node of a loop device:
+ * the entry point is the same code whatever the filesystem.
  */
-#include "statx_helpers.h"
+#include "statx_reqs.h"
 
 #include <elf.h>
 
@@ -53,10 +55,12 @@ struct peer {
 };
 
 /*
- * Find the other build next to this one and start it.  Returns false,
- * with @why set, if there is none or it cannot run here.
+ * Find the other build next to this one and start it.  Returns 0; 1 when
+ * it is not there ($(CC) builds no i386 programs) or the kernel cannot
+ * run it (ENOEXEC: no CONFIG_IA32_EMULATION); -1 on an error.  @why says
+ * why.
  */
-static bool start_peer(struct peer *peer, char *why, size_t len)
+static int start_peer(struct peer *peer, char *why, size_t len)
 {
 	int req[2], res[2], err[2], child_errno = 0;
 	char self[256], other[260];
@@ -68,7 +72,7 @@ static bool start_peer(struct peer *peer, char *why, size_t len)
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n < 0) {
 		snprintf(why, len, "cannot read /proc/self/exe");
-		return false;
+		return -1;
 	}
 	self[n] = '\0';
 	if (am64) {
@@ -77,15 +81,16 @@ static bool start_peer(struct peer *peer, char *why, size_t len)
 		if (n < 3 || strcmp(self + n - 3, "_32")) {
 			snprintf(why, len, "%s is not installed as NAME_32",
 				 self);
-			return false;
+			return -1;
 		}
 		snprintf(other, sizeof(other), "%.*s", (int)n - 3, self);
 	}
 	fd = open(other, O_RDONLY);
 	if (fd < 0) {
-		snprintf(why, len, "no %d-bit build at %s", am64 ? 32 : 64,
-			 other);
-		return false;
+		snprintf(why, len, "no %d-bit build at %s (%s)",
+			 am64 ? 32 : 64, other,
+			 "the compiler builds no i386 programs");
+		return 1;
 	}
 	n = read(fd, ident, sizeof(ident));
 	close(fd);
@@ -93,12 +98,12 @@ static bool start_peer(struct peer *peer, char *why, size_t len)
 	    ident[EI_CLASS] != (am64 ? ELFCLASS32 : ELFCLASS64)) {
 		snprintf(why, len, "%s is not a %d-bit ELF program", other,
 			 am64 ? 32 : 64);
-		return false;
+		return -1;
 	}
 
 	if (pipe(req) || pipe(res) || pipe2(err, O_CLOEXEC)) {
 		snprintf(why, len, "pipe: %s", strerror(errno));
-		return false;
+		return -1;
 	}
 	peer->pid = fork();
 	if (peer->pid == 0) {
@@ -127,14 +132,13 @@ static bool start_peer(struct peer *peer, char *why, size_t len)
 		if (peer->pid > 0)
 			waitpid(peer->pid, NULL, 0);
 		snprintf(why, len, "cannot run %s: %s%s", other,
-			 strerror(child_errno),
-			 child_errno == ENOEXEC ?
-			 " (no IA32_EMULATION?)" : "");
-		return false;
+			 strerror(child_errno), child_errno == ENOEXEC ?
+			 " (CONFIG_IA32_EMULATION)" : "");
+		return child_errno == ENOEXEC ? 1 : -1;
 	}
 	peer->req = req[1];
 	peer->res = res[0];
-	return true;
+	return 0;
 }
 
 static void stop_peer(struct peer *peer)
@@ -146,96 +150,98 @@ static void stop_peer(struct peer *peer)
 	waitpid(peer->pid, &status, 0);
 }
 
-/* Run @reqs here and in the other build; every result must match. */
+/* Run @q here and in the other build; every result must match. */
 static void compare(struct __test_metadata *_metadata,
-		    const struct statx_req *reqs, unsigned int n)
+		    const struct statx_reqs *q)
 {
 	struct statx_res mine, theirs;
+	unsigned int i, errors = 0, failed = 0;
 	struct peer peer;
 	const char *diff;
 	char why[512];
-	unsigned int i, errors = 0, failed = 0;
+	int ret;
 
-	if (!start_peer(&peer, why, sizeof(why)))
+	ret = start_peer(&peer, why, sizeof(why));
+	if (ret > 0)
 		STATX_SKIP(return, "%s", why);
-	for (i = 0; i < n; i++) {
-		ASSERT_TRUE(full_io(peer.req, (void *)&reqs[i], sizeof(reqs[i]),
-				    true));
+	ASSERT_EQ(0, ret) {
+		TH_LOG("%s", why);
+	}
+	for (i = 0; i < q->n; i++) {
+		ASSERT_TRUE(full_io(peer.req, (void *)&q->r[i],
+				    sizeof(q->r[i]), true));
 		ASSERT_TRUE(full_io(peer.res, &theirs, sizeof(theirs), false));
-		statx_req_run(&reqs[i], &mine);
+		statx_req_run(&q->r[i], &mine);
 		if (mine.ret)
 			errors++;
 		diff = statx_res_diff(&mine, &theirs);
 		if (!diff)
 			continue;
 		failed++;
-		TH_LOG("%s: %s", statx_req_str(&reqs[i]), diff);
+		TH_LOG("%s: %s", statx_req_str(&q->r[i]), diff);
 	}
 	stop_peer(&peer);
 	EXPECT_EQ(0, failed);
-	/* The error cases of statx_reqs() came back as errors. */
-	EXPECT_LE(6, errors);
-	TH_LOG("%u requests, %u errors, identical in both builds", n, errors);
+	EXPECT_LE(STATX_REQ_ERRORS, errors);
+	TH_LOG("%u requests, %u errors, identical in both builds", q->n,
+	       errors);
 }
 
 FIXTURE(compat) {
-	struct statx_objects o;
+	struct statx_reqs q;
+	struct statx_pseudo ps;
+	int loop_nr;
+	int fd;
 };
-
-FIXTURE_VARIANT(compat) {
-	const struct statx_fs *fs;
-};
-
-FIXTURE_VARIANT_ADD(compat, tmpfs) { .fs = STATX_FS(TMPFS) };
-FIXTURE_VARIANT_ADD(compat, ext4) { .fs = STATX_FS(EXT4) };
-FIXTURE_VARIANT_ADD(compat, ext4_lbs4k) { .fs = STATX_FS(EXT4_LBS4K) };
-FIXTURE_VARIANT_ADD(compat, xfs) { .fs = STATX_FS(XFS) };
-FIXTURE_VARIANT_ADD(compat, btrfs) { .fs = STATX_FS(BTRFS) };
-FIXTURE_VARIANT_ADD(compat, vfat) { .fs = STATX_FS(VFAT) };
-FIXTURE_VARIANT_ADD(compat, msdos) { .fs = STATX_FS(MSDOS) };
-FIXTURE_VARIANT_ADD(compat, exfat) { .fs = STATX_FS(EXFAT) };
-FIXTURE_VARIANT_ADD(compat, ntfs3) { .fs = STATX_FS(NTFS3) };
 
 FIXTURE_SETUP(compat)
 {
-	int ret = statx_objects_make(&self->o, variant->fs, "compat", true);
+	char paths[5][64];
+	unsigned int n;
 
-	if (ret > 0)
-		STATX_SKIP(return, "%s", self->o.why);
-	ASSERT_EQ(0, ret) {
-		TH_LOG("%s", self->o.why);
+	self->loop_nr = -1;
+	self->fd = -1;
+	if (!statx_private_tmp(_metadata))
+		return;
+	n = statx_make_objects(paths, &self->fd);
+	ASSERT_LT(0, n) {
+		TH_LOG("making the objects: %s", strerror(errno));
 	}
+	statx_reqs_for(&self->q, paths, n, self->fd, true);
 }
 
-FIXTURE_TEARDOWN(compat)
+FIXTURE_TEARDOWN_PARENT(compat)
 {
-	statx_objects_free(&self->o);
+	statx_loop_remove(self->loop_nr);
 }
 
 TEST_F(compat, same_results)
 {
-	compare(_metadata, self->o.reqs, self->o.nreqs);
+	compare(_metadata, &self->q);
 }
 
-TEST(pseudo_files)
+TEST_F(compat, pseudo_files)
 {
-	struct statx_req *reqs;
-	unsigned int n;
-	int fd;
+	char why[160];
+	int ret, fd;
 
-	reqs = calloc(STATX_MAX_REQS, sizeof(*reqs));
-	ASSERT_TRUE(!!reqs);
-	n = statx_pseudo_reqs(reqs, "/proc/1/status", &fd, true);
-	compare(_metadata, reqs, n);
-	free(reqs);
-	if (fd >= 0)
-		close(fd);
+	ret = statx_pseudo_make(&self->ps, &self->loop_nr, why, sizeof(why));
+	if (ret > 0)
+		STATX_SKIP(return, "%s", why);
+	ASSERT_EQ(0, ret) {
+		TH_LOG("%s", why);
+	}
+	fd = open(self->ps.status, O_RDONLY);
+	ASSERT_LE(0, fd);
+	self->q.n = 0;
+	statx_reqs_for(&self->q, self->ps.paths, self->ps.n, fd, true);
+	compare(_metadata, &self->q);
+	close(fd);
 }
 
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], DUMP_ARG))
 		return dump_main();
-	statx_fs_namespace();
 	return test_harness_run(argc, argv);
 }

@@ -1,39 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * statx(2) under injected allocation failures, on each filesystem the
- * program makes in a mount namespace of its own.  Needs CONFIG_FAULT_INJECTION, CONFIG_FAILSLAB,
+ * statx(2) and statx_dir(2) under injected allocation failures, on a
+ * tmpfs of the case's own: the errno table under ENOMEM, and statx_dir's
+ * per-record d_error.  Needs CONFIG_FAULT_INJECTION, CONFIG_FAILSLAB,
  * CONFIG_FAIL_PAGE_ALLOC and CONFIG_FAULT_INJECTION_DEBUG_FS (see
- * Documentation/fault-injection/fault-injection.rst); skipped without
- * them.
+ * Documentation/fault-injection/fault-injection.rst), and skips, naming
+ * them, without their debugfs directories.
  *
- * Two kinds of lookup must allocate: a fresh name that does not exist
- * (a negative dentry) and an existing file whose dentry and inode were
- * just evicted (drop_caches).  Under injection a fresh name gives ENOENT
- * or ENOMEM, an existing file 0 or ENOMEM; nothing else, and a failed
- * lookup must not leave a wrong (negative) dentry behind: the file is
- * found again once injection stops.  A file found is recognised by its
- * size (file eN holds N + 1 bytes) and, where the filesystem keeps inode
- * numbers across eviction, by its inode number: FAT and exFAT number an
- * inode afresh each time it is read in.
- *
- * fail_nth: every allocation site of one statx() call in turn, through
+ * Every allocation site of one call fails in turn, through
  * /proc/thread-self/fail-nth (the n-th fault-injection point in the task
- * fails), with failslab and fail_page_alloc taking GFP_KERNEL and
- * order-0 requests.
- * random: failslab and fail_page_alloc aimed at this process only
- * (task-filter=Y, /proc/self/make-it-fail around each call) with a
- * probability per allocation, over a few hundred calls.
- *
- * statx_dir_fail_nth: the same for statx_dir() of the directory, whose
- * failures land in the call or in single records.
+ * fails), with failslab and fail_page_alloc taking GFP_KERNEL and order-0
+ * requests.  A fresh name that does not exist gives ENOENT or ENOMEM, an
+ * existing file 0 or ENOMEM; nothing else, and a failed lookup leaves no
+ * wrong dentry behind: the file is found again once injection stops.  A
+ * file found is recognised by its size (file eN holds N + 1 bytes) and
+ * its inode number.  statx_dir() fails with ENOMEM only, or gives records
+ * with d_error -ENOMEM or the right attributes.
  *
  * The debugfs knobs are restored afterwards.
  */
 #define _FILE_OFFSET_BITS 64
-#include "statx_check.h"
+#include "statx_helpers.h"
 #include "../kselftest_harness.h"
 
-#define DEBUGFS		"/sys/kernel/debug"
+#define DEBUGFS		"/tmp/debug"
 #define NR_EXISTING	8
 #define MAX_NTH		4000
 
@@ -127,10 +117,7 @@ struct fi_state {
 	char dir[PATH_MAX];
 	int dirfd;
 	int nth;		/* /proc/thread-self/fail-nth */
-	int mif;		/* /proc/self/make-it-fail */
-	int drop;		/* /proc/sys/vm/drop_caches */
 	uint64_t ino[NR_EXISTING];
-	bool stable_ino;	/* inode numbers survive eviction */
 	unsigned int fresh;	/* counter for names never created */
 	char saved[NR_KNOBS][64];
 	bool have_saved[NR_KNOBS];
@@ -143,45 +130,27 @@ FIXTURE(fi) {
 	struct fi_state s;
 };
 
-FIXTURE_VARIANT(fi) {
-	const struct statx_fs *fs;
-	bool unstable_ino;	/* a new inode number after eviction */
-};
-
-FIXTURE_VARIANT_ADD(fi, tmpfs) { .fs = STATX_FS(TMPFS) };
-FIXTURE_VARIANT_ADD(fi, ext4) { .fs = STATX_FS(EXT4) };
-FIXTURE_VARIANT_ADD(fi, xfs) { .fs = STATX_FS(XFS) };
-FIXTURE_VARIANT_ADD(fi, btrfs) { .fs = STATX_FS(BTRFS) };
-FIXTURE_VARIANT_ADD(fi, vfat) { .fs = STATX_FS(VFAT), .unstable_ino = true };
-FIXTURE_VARIANT_ADD(fi, msdos) { .fs = STATX_FS(MSDOS), .unstable_ino = true };
-FIXTURE_VARIANT_ADD(fi, exfat) { .fs = STATX_FS(EXFAT), .unstable_ino = true };
-FIXTURE_VARIANT_ADD(fi, ntfs3) { .fs = STATX_FS(NTFS3) };
-
 FIXTURE_SETUP(fi)
 {
 	struct fi_state *s = &self->s;
-	enum statx_verdict v;
-	char name[16], why[160];
+	char name[16];
 	unsigned int i;
 
 	s->dirfd = -1;
 	s->nth = -1;
-	s->mif = -1;
-	s->drop = -1;
+	if (!statx_private_tmp(_metadata))
+		return;
+	if (!statx_fs_known("debugfs"))
+		STATX_SKIP(return, "no debugfs (CONFIG_DEBUG_FS)");
+	ASSERT_EQ(0, statx_mount_at("debugfs", DEBUGFS, 0, NULL));
 	if (access(DEBUGFS "/failslab", F_OK))
 		STATX_SKIP(return,
-			   "no %s/failslab (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS)",
-			   DEBUGFS);
+			   "no failslab in debugfs (CONFIG_FAULT_INJECTION, CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS)");
 	if (access(DEBUGFS "/fail_page_alloc", F_OK))
-		STATX_SKIP(return, "no %s/fail_page_alloc (CONFIG_FAIL_PAGE_ALLOC)",
-			   DEBUGFS);
-	if (geteuid())
-		STATX_SKIP(return, "fault injection needs root");
-	v = statx_fs_mkdtemp(variant->fs, "fi", s->dir, sizeof(s->dir), why,
-			     sizeof(why));
-	if (v == STATX_CANNOT)
-		STATX_SKIP(return, "%s", why);
-	ASSERT_EQ(STATX_GO_ON, v) TH_LOG("%s", why);
+		STATX_SKIP(return,
+			   "no fail_page_alloc in debugfs (CONFIG_FAIL_PAGE_ALLOC)");
+	snprintf(s->dir, sizeof(s->dir), "/tmp/fi");
+	ASSERT_EQ(0, mkdir(s->dir, 0755));
 
 	for (i = 0; i < NR_KNOBS; i++)
 		s->have_saved[i] = !knob_read(knob_files[i], s->saved[i],
@@ -190,7 +159,6 @@ FIXTURE_SETUP(fi)
 
 	s->dirfd = open(s->dir, O_RDONLY | O_DIRECTORY);
 	ASSERT_LE(0, s->dirfd);
-	s->stable_ino = !variant->unstable_ino;
 	for (i = 0; i < NR_EXISTING; i++) {
 		struct stat st;
 		int fd;
@@ -204,28 +172,20 @@ FIXTURE_SETUP(fi)
 		s->ino[i] = st.st_ino;
 		ASSERT_EQ(0, close(fd));
 	}
-	s->mif = open("/proc/self/make-it-fail", O_WRONLY);
-	ASSERT_LE(0, s->mif);
+	/* There with CONFIG_FAULT_INJECTION, which failslab needs. */
 	s->nth = open("/proc/thread-self/fail-nth", O_RDWR);
-	s->drop = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	ASSERT_LE(0, s->nth);
 }
 
 FIXTURE_TEARDOWN(fi)
 {
 	struct fi_state *s = &self->s;
-	char name[16];
 	unsigned int i;
 
-	if (s->mif >= 0) {
-		write_num(s->mif, 0);
-		close(s->mif);
-	}
 	if (s->nth >= 0) {
 		write_num(s->nth, 0);
 		close(s->nth);
 	}
-	if (s->drop >= 0)
-		close(s->drop);
 	if (s->ready) {
 		/* Quiet first, then everything as it was. */
 		knob_write("failslab/probability", "0");
@@ -234,28 +194,16 @@ FIXTURE_TEARDOWN(fi)
 			if (s->have_saved[i])
 				knob_write(knob_files[i], s->saved[i]);
 	}
-	if (s->dirfd >= 0) {
-		for (i = 0; i < NR_EXISTING; i++) {
-			snprintf(name, sizeof(name), "e%u", i);
-			unlinkat(s->dirfd, name, 0);
-		}
+	/* The files go with the case's mount namespace. */
+	if (s->dirfd >= 0)
 		close(s->dirfd);
-		rmdir(s->dir);
-	}
-}
-
-/* Evict the unused dentries and inodes, so the next lookup allocates. */
-static void drop_dentries(struct fi_state *s)
-{
-	if (s->drop >= 0 && pwrite(s->drop, "2", 1, 0) != 1)
-		s->drop = -1;
 }
 
 /* Is @stx file @e? */
 static bool is_file(struct fi_state *s, int e, const struct statx *stx)
 {
 	return S_ISREG(stx->stx_mode) && stx->stx_size == (uint64_t)e + 1 &&
-	       (!s->stable_ino || stx->stx_ino == s->ino[e]);
+	       stx->stx_ino == s->ino[e];
 }
 
 /*
@@ -311,13 +259,12 @@ static void check_outcome(struct __test_metadata *_metadata,
 	}
 }
 
-static void print_outcomes(struct fi_state *s, const char *fs,
-			   const char *how)
+static void print_outcomes(struct fi_state *s)
 {
-	ksft_print_msg("%s %s: fresh names: %lu calls, %lu ENOENT, %lu ENOMEM\n",
-		       fs, how, s->calls[0], s->enoent[0], s->enomem[0]);
-	ksft_print_msg("%s %s: evicted files: %lu calls, %lu found, %lu ENOMEM\n",
-		       fs, how, s->calls[1], s->ok[1], s->enomem[1]);
+	ksft_print_msg("fresh names: %lu calls, %lu ENOENT, %lu ENOMEM\n",
+		       s->calls[0], s->enoent[0], s->enomem[0]);
+	ksft_print_msg("existing files: %lu calls, %lu found, %lu ENOMEM\n",
+		       s->calls[1], s->ok[1], s->enomem[1]);
 }
 
 TEST_F_TIMEOUT(fi, fail_nth, 120)
@@ -326,8 +273,6 @@ TEST_F_TIMEOUT(fi, fail_nth, 120)
 	unsigned int sites[2] = { 0, 0 }, k, n;
 	char name[16], left[16];
 
-	if (s->nth < 0)
-		STATX_SKIP(return, "no /proc/thread-self/fail-nth");
 	/* Only fail_nth decides; the probabilities stay 0. */
 	ASSERT_EQ(0, knobs_aim("0"));
 
@@ -340,7 +285,6 @@ TEST_F_TIMEOUT(fi, fail_nth, 120)
 			if (k) {
 				e = n % NR_EXISTING;
 				snprintf(name, sizeof(name), "e%d", e);
-				drop_dentries(s);
 			} else {
 				snprintf(name, sizeof(name), "q%06u",
 					 s->fresh++ % 1000000);
@@ -364,49 +308,12 @@ TEST_F_TIMEOUT(fi, fail_nth, 120)
 		EXPECT_GT(MAX_NTH, n) TH_LOG("more than %d allocations in one statx()",
 					     MAX_NTH);
 	}
-	ksft_print_msg("%s fail-nth: %u injection points (fresh name), %u (evicted file)%s\n",
-		       variant->fs->name, sites[0], sites[1],
-		       s->drop < 0 ? " (no drop_caches: not evicted)" : "");
-	print_outcomes(s, variant->fs->name, "fail-nth");
+	ksft_print_msg("fail-nth: %u injection points (fresh name), %u (existing file)\n",
+		       sites[0], sites[1]);
+	print_outcomes(s);
 	/* The path name buffer is the first allocation: it must fail. */
 	EXPECT_LT(0, s->enomem[0]);
 }
-
-TEST_F_TIMEOUT(fi, random, 120)
-{
-	struct fi_state *s = &self->s;
-	unsigned int i;
-	char name[16];
-
-	ASSERT_EQ(0, knobs_aim("20"));
-	for (i = 0; i < 400; i++) {
-		struct statx stx;
-		int e = -1, ret, err;
-
-		if (i % 2) {
-			e = i / 2 % NR_EXISTING;
-			snprintf(name, sizeof(name), "e%d", e);
-			if (e == 0)
-				drop_dentries(s);
-		} else {
-			snprintf(name, sizeof(name), "q%06u",
-				 s->fresh++ % 1000000);
-		}
-		ASSERT_EQ(0, write_num(s->mif, 1));
-		ret = sys_statx(s->dirfd, name, 0, STATX_ALL_BITS, &stx);
-		err = errno;
-		ASSERT_EQ(0, write_num(s->mif, 0));
-		check_outcome(_metadata, s, e, name, ret, err, &stx,
-			      "random");
-	}
-	ASSERT_EQ(0, knobs_aim("0"));
-	print_outcomes(s, variant->fs->name, "random 20%");
-	EXPECT_LT(0, s->enomem[0] + s->enomem[1]);
-}
-
-#ifndef __NR_statx_dir
-#define __NR_statx_dir 473
-#endif
 
 /*
  * Check one statx_dir() listing of the test directory, @ret bytes in @buf
@@ -450,9 +357,9 @@ static unsigned int check_listing(struct __test_metadata *_metadata,
 }
 
 /*
- * statx_dir() of the directory with its dentries evicted, failing each
- * allocation in turn: ENOMEM for the call or for some entries, never a
- * wrong record, and the next listing complete.
+ * statx_dir() of the directory, failing each allocation in turn: ENOMEM
+ * for the call or for some entries, never a wrong record, and the next
+ * listing complete.
  */
 TEST_F_TIMEOUT(fi, statx_dir_fail_nth, 120)
 {
@@ -461,20 +368,15 @@ TEST_F_TIMEOUT(fi, statx_dir_fail_nth, 120)
 	static char buf[65536];
 	char left[16];
 
-	if (syscall(__NR_statx_dir, -1, NULL, 0, 0, 0) == 0 || errno != EBADF)
-		STATX_SKIP(return, "the kernel has no statx_dir()");
-	if (s->nth < 0)
-		STATX_SKIP(return, "no /proc/thread-self/fail-nth");
 	ASSERT_EQ(0, knobs_aim("0"));
 	for (n = 1; n <= MAX_NTH; n++) {
 		ssize_t ret, len;
 		int err;
 
-		drop_dentries(s);
 		ASSERT_EQ(0, lseek(s->dirfd, 0, SEEK_SET));
 		ASSERT_EQ(0, write_num(s->nth, n));
-		ret = syscall(__NR_statx_dir, s->dirfd, buf, sizeof(buf),
-			      STATX_BASIC_STATS, 0);
+		ret = sys_statx_dir(s->dirfd, buf, sizeof(buf),
+				    STATX_BASIC_STATS, 0);
 		err = errno;
 		len = pread(s->nth, left, sizeof(left) - 1, 0);
 		write_num(s->nth, 0);
@@ -486,8 +388,8 @@ TEST_F_TIMEOUT(fi, statx_dir_fail_nth, 120)
 
 		/* Without injection, every file is back. */
 		ASSERT_EQ(0, lseek(s->dirfd, 0, SEEK_SET));
-		ret = syscall(__NR_statx_dir, s->dirfd, buf, sizeof(buf),
-			      STATX_BASIC_STATS, 0);
+		ret = sys_statx_dir(s->dirfd, buf, sizeof(buf),
+				    STATX_BASIC_STATS, 0);
 		ASSERT_LT(0, ret) TH_LOG("%s", strerror(errno));
 		EXPECT_EQ(0, check_listing(_metadata, s, buf, ret, 0, &found));
 		EXPECT_EQ(NR_EXISTING, found);
@@ -495,18 +397,10 @@ TEST_F_TIMEOUT(fi, statx_dir_fail_nth, 120)
 			break;
 	}
 	EXPECT_GT(MAX_NTH, n);
-	ksft_print_msg("%s statx_dir fail-nth: %u points, ENOMEM %u calls, %u entries\n",
-		       variant->fs->name, n - 1, calls, entries);
-	/*
-	 * At least the names' buffer was allocated; kvmalloc() falls back
-	 * to vmalloc(), so that the call itself fails only where the
-	 * filesystem's readdir allocates (ext4's htree).
-	 */
+	ksft_print_msg("statx_dir fail-nth: %u points, ENOMEM %u calls, %u entries\n",
+		       n - 1, calls, entries);
+	/* At least the names' buffer was allocated. */
 	EXPECT_LT(0, n - 1);
 }
 
-int main(int argc, char **argv)
-{
-	statx_fs_namespace();
-	return test_harness_run(argc, argv);
-}
+TEST_HARNESS_MAIN

@@ -1,8 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by the statx selftests: the raw system call, the
- * filesystems the tests visit, the table of struct statx fields that the
- * leak, 32-bit and io_uring tests walk, and the requests those tests send.
+ * Helpers shared by the statx selftests.
+ *
+ * The suite tests what the VFS promises to every statx() caller, whatever
+ * the filesystem: the layout of struct statx and struct statx_dirent, the
+ * argument and errno rules, that nothing unasked leaks, the compat and
+ * io_uring entries, statx_dir(2), and the change cookie and generation
+ * contract on tmpfs.  Each case makes what it looks at in a mount
+ * namespace of its own: a tmpfs on /tmp, pseudo filesystems mounted
+ * there, loop devices it adds and removes.  Per-filesystem behaviour is
+ * tested by fstests.
+ *
+ * Everything is built against the headers of the kernel under test
+ * (KHDR_INCLUDES): no constant is defined here a second time.
  */
 #ifndef __STATX_HELPERS_H
 #define __STATX_HELPERS_H
@@ -13,44 +23,66 @@
 #include <ftw.h>
 #include <grp.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <linux/io_uring.h>
+#include <linux/loop.h>
 #include <linux/stat.h>
 
-#include "statx_scratch.h"
+#include "../kselftest_harness.h"
 
-#ifndef __NR_statx
-#if defined(__x86_64__)
-#define __NR_statx 332
-#elif defined(__i386__)
-#define __NR_statx 383
-#endif
-#endif
+/* The raw system calls: glibc's statx() may fall back to fstatat(). */
+static inline int sys_statx(int dfd, const char *path, unsigned int flags,
+			    unsigned int mask, struct statx *stx)
+{
+	return syscall(__NR_statx, dfd, path, flags, mask, stx);
+}
 
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
+static inline ssize_t sys_statx_dir(int fd, void *buf, size_t size,
+				    unsigned int mask, unsigned int flags)
+{
+	return syscall(__NR_statx_dir, fd, buf, size, mask, flags);
+}
+
+/*
+ * The one test of whether the running kernel has the statx extensions at
+ * all: statx_dir(2), the last system call they add, is not there.  It runs
+ * before main() in every program (nothing else is probed), and skips the
+ * whole program.  From here on a missing field or flag is a failure.
+ */
+#define STATX_LACKS_SERIES \
+	"kernel lacks the statx extensions (statx_dir: ENOSYS)"
+
+static void __attribute__((constructor)) statx_require_extensions(void)
+{
+	if (sys_statx_dir(-1, NULL, 0, 0, 0) == -1 && errno == ENOSYS) {
+		ksft_print_header();
+		ksft_exit_skip(STATX_LACKS_SERIES "\n");
+	}
+}
 
 /*
  * The harness's SKIP() sets the result of a case to KSFT_SKIP whatever it
  * was, so a skip after a failed EXPECT_*() reports the failure as a skip.
  * The tests skip with STATX_SKIP() instead: SKIP() in a case that has not
  * failed; in one that has, it keeps the failure and says what it would
- * have skipped for.  Either way it then runs @statement.  These two are
- * for test functions and the helpers they pass _metadata to: they use
- * kselftest_harness.h, which each test includes after this file.
+ * have skipped for.  Either way it then runs @statement.  A case skips
+ * only for a missing privilege, kernel option or tool, which the reason
+ * names.
  */
 #define STATX_CASE_FAILED()	(_metadata->exit_code == KSFT_FAIL)
 
@@ -66,31 +98,113 @@
 	statement;							\
 } while (0)
 
-/*
- * What a helper that makes or checks something for a test case found: go
- * on; the thing cannot be done here (the caller skips, for a reason the
- * helper gives), which a helper only says while nothing it checked has
- * failed; or the case has failed (the helper logged how) and must not be
- * skipped.
- */
-enum statx_verdict {
-	STATX_GO_ON,
-	STATX_CANNOT,
-	STATX_FAILED,
-};
+/* Byte the buffers are filled with before each call. */
+#define STATX_POISON	0xa5
 
-/* The raw system call: glibc's wrapper may fall back to fstatat(). */
-static inline int sys_statx(int dfd, const char *path, unsigned int flags,
-			    unsigned int mask, struct statx *stx)
+/* uid and gid of the unprivileged caller. */
+#define STATX_NOBODY	65534
+
+/* Every mask bit, present and future, that a caller may ask for. */
+#define STATX_ALL_BITS	(~0U & ~STATX__RESERVED)
+
+/* The flags statx() accepts (fs/stat.c); any other is EINVAL. */
+#define STATX_VALID_FLAGS	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | \
+				 AT_EMPTY_PATH | AT_STATX_SYNC_TYPE)
+
+/*
+ * Enter a mount namespace of this process's own, with propagation off and
+ * a new tmpfs on /tmp: everything a case makes goes with the process.
+ * Each case of kselftest_harness.h runs in a process of its own.  Returns
+ * false when the case skipped, for want of CAP_SYS_ADMIN.
+ */
+static inline bool statx_private_tmp(struct __test_metadata *_metadata)
 {
-	return syscall(__NR_statx, dfd, path, flags, mask, stx);
+	int err = 0;
+
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("statx", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777"))
+		err = errno;
+	if (err == EPERM)
+		STATX_SKIP(return false,
+			   "needs root (CAP_SYS_ADMIN) for a tmpfs of its own");
+	ASSERT_EQ(0, err) {
+		TH_LOG("private /tmp: %s", strerror(err));
+	}
+	return true;
 }
 
 /*
- * Where a program makes the filesystems of statx_filesystems[] that its
- * tests visit, in a mount namespace of its own (statx_fs_namespace()).
+ * Is a filesystem of @type built in?  /proc/filesystems tells, for the
+ * skips that name a missing kernel option.
  */
-#define STATX_FS_ROOT "/tmp/statx-fs"
+static inline bool statx_fs_known(const char *type)
+{
+	char line[128], name[64];
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/filesystems", "r");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = (sscanf(line, "nodev %63s", name) == 1 ||
+			 sscanf(line, "%63s", name) == 1) &&
+			!strcmp(name, type);
+	fclose(f);
+	return found;
+}
+
+/* Make @dir and mount a filesystem of @type with @opts there; 0 or -errno. */
+static inline int statx_mount_at(const char *type, const char *dir,
+				 unsigned long flags, const char *opts)
+{
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -errno;
+	if (mount(type, dir, type, flags, opts))
+		return -errno;
+	return 0;
+}
+
+/* Write @len bytes of @data to a new file @path; 0 or -1. */
+static inline int statx_put_file(const char *path, const void *data,
+				 size_t len)
+{
+	int fd, ret = 0;
+
+	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (len && write(fd, data, len) != (ssize_t)len)
+		ret = -1;
+	if (close(fd))
+		ret = -1;
+	return ret;
+}
+
+/*
+ * utimensat() with 64-bit times: a 32-bit glibc calls the old 32-bit-time
+ * system call when the times fit, which a kernel without
+ * CONFIG_COMPAT_32BIT_TIME does not have.  UTIME_NOW or UTIME_OMIT as
+ * nanoseconds; @path NULL for the file @dfd.
+ */
+static inline int statx_utimens(int dfd, const char *path, long long asec,
+				long ansec, long long msec, long mnsec)
+{
+	struct {
+		long long tv_sec;
+		long long tv_nsec;
+	} ts[2] = {
+		{ .tv_sec = asec, .tv_nsec = ansec },
+		{ .tv_sec = msec, .tv_nsec = mnsec },
+	};
+
+#ifdef __NR_utimensat_time64
+	return syscall(__NR_utimensat_time64, dfd, path, ts, 0);
+#else
+	return syscall(__NR_utimensat, dfd, path, ts, 0);
+#endif
+}
 
 /* One line of /proc/self/mountinfo. */
 struct statx_mount {
@@ -98,16 +212,15 @@ struct statx_mount {
 	unsigned int dev_major;
 	unsigned int dev_minor;
 	char fstype[64];
-	char source[256];	/* a device path, or a name */
 };
 
 /*
- * Find the mount on top of @dir in /proc/self/mountinfo.  Mount points
- * with escaped characters are not matched.
+ * The mount on top of @dir in /proc/self/mountinfo.  Mount points with
+ * escaped characters are not matched.
  */
 static inline bool statx_mountinfo(const char *dir, struct statx_mount *m)
 {
-	char line[4096], mnt[PATH_MAX], type[64], src[256];
+	char line[4096], mnt[PATH_MAX], type[64];
 	unsigned int id, ma, mi;
 	bool found = false;
 	FILE *f;
@@ -120,301 +233,94 @@ static inline bool statx_mountinfo(const char *dir, struct statx_mount *m)
 
 		if (!sep || sscanf(line, "%u %*u %u:%u %*s %4095s",
 				   &id, &ma, &mi, mnt) != 4 ||
-		    sscanf(sep, " - %63s %255s", type, src) != 2)
-			continue;
-		if (strcmp(mnt, dir))
+		    sscanf(sep, " - %63s", type) != 1 || strcmp(mnt, dir))
 			continue;
 		/* The last one wins: it is the one on top. */
 		m->id = id;
 		m->dev_major = ma;
 		m->dev_minor = mi;
 		snprintf(m->fstype, sizeof(m->fstype), "%s", type);
-		snprintf(m->source, sizeof(m->source), "%s", src);
 		found = true;
 	}
 	fclose(f);
 	return found;
 }
 
-/* Is @dir the root of a mount of filesystem type @fstype? */
-static inline bool statx_fs_mounted(const char *dir, const char *fstype)
-{
-	struct statx_mount m;
-
-	return statx_mountinfo(dir, &m) && !strcmp(m.fstype, fstype);
-}
-
 /*
- * The filesystems the tests visit, with what each can store.  A fixture
- * takes one of them per variant, as STATX_FS(EXT4) for instance.
+ * Loop devices: a case adds one of its own (LOOP_CTL_ADD with -1 always
+ * makes a new device, where LOOP_CTL_GET_FREE could hand out an unbound
+ * device someone else made), binds a file to it with LOOP_CONFIGURE and
+ * keeps its number, and removes exactly that number when it is done
+ * (statx_loop_remove(), from FIXTURE_TEARDOWN_PARENT, so also after the
+ * case crashed).  No other loop device is looked at.
  */
-struct statx_fs {
-	const char *name;	/* its statx_scratch_recipe() */
-	const char *fstype;
-	unsigned int lacks;	/* STATX_BASIC_STATS bits it does not return */
-	bool btime;		/* stores a birth time (ext4: see statx_ext4_sb) */
-	int special_errno;	/* what mknod() of fifos, sockets, devices gives */
-	int symlink_errno;	/* what symlink() gives */
-	int link_errno;		/* what link() gives */
-	long mtime_gran;	/* ns granularity of mtime and ctime */
-	long btime_gran;	/* ns granularity of btime */
-	bool bdev;		/* st_dev is the block device it was mounted from */
-	bool symlink_no_btime;	/* symlinks do not report the birth time */
-};
-
-enum {
-	STATX_FS_TMPFS,
-	STATX_FS_EXT4,
-	STATX_FS_EXT4_LBS4K,
-	STATX_FS_XFS,
-	STATX_FS_BTRFS,
-	STATX_FS_VFAT,
-	STATX_FS_MSDOS,
-	STATX_FS_EXFAT,
-	STATX_FS_NTFS3,
-};
-
-static const struct statx_fs statx_filesystems[] = {
-	[STATX_FS_TMPFS] = {
-		.name = "tmpfs", .fstype = "tmpfs", .btime = true,
-		.mtime_gran = 1, .btime_gran = 1,
-	},
-	/* ext4's btime and granularity depend on its inode size. */
-	[STATX_FS_EXT4] = {
-		.name = "ext4", .fstype = "ext4", .bdev = true,
-	},
-	/* ext4 with 128-byte inodes on a device with 4096-byte sectors */
-	[STATX_FS_EXT4_LBS4K] = {
-		.name = "ext4-lbs4k", .fstype = "ext4", .bdev = true,
-	},
-	[STATX_FS_XFS] = {
-		.name = "xfs", .fstype = "xfs", .btime = true, .bdev = true,
-		.mtime_gran = 1, .btime_gran = 1,
-	},
-	/* btrfs reports an anonymous device per subvolume */
-	[STATX_FS_BTRFS] = {
-		.name = "btrfs", .fstype = "btrfs", .btime = true,
-		.mtime_gran = 1, .btime_gran = 1,
-	},
-	/* FAT: 2 s for the modification time, 10 ms for the creation time */
-	[STATX_FS_VFAT] = {
-		.name = "vfat", .fstype = "vfat", .btime = true, .bdev = true,
-		.special_errno = EPERM, .symlink_errno = EPERM,
-		.link_errno = EPERM,
-		.mtime_gran = 2000000000, .btime_gran = 10000000,
-	},
-	/* msdos keeps neither an access time nor a creation time */
-	[STATX_FS_MSDOS] = {
-		.name = "msdos", .fstype = "msdos", .lacks = STATX_ATIME,
-		.bdev = true, .special_errno = EPERM, .symlink_errno = EPERM,
-		.link_errno = EPERM, .mtime_gran = 2000000000,
-	},
-	[STATX_FS_EXFAT] = {
-		.name = "exfat", .fstype = "exfat", .btime = true, .bdev = true,
-		.special_errno = EPERM, .symlink_errno = EPERM,
-		.link_errno = EPERM,
-		.mtime_gran = 10000000, .btime_gran = 10000000,
-	},
-	/*
-	 * ntfs3 stores a creation time for every file, but (as of 7.3) its
-	 * symlink inode_operations have no ->getattr to report it.
-	 */
-	[STATX_FS_NTFS3] = {
-		.name = "ntfs3", .fstype = "ntfs3", .btime = true, .bdev = true,
-		.mtime_gran = 100, .btime_gran = 100, .symlink_no_btime = true,
-	},
-};
-
-/* The entry of statx_filesystems[] for STATX_FS_@name */
-#define STATX_FS(name) (&statx_filesystems[STATX_FS_##name])
-
-/* What statx_fs_namespace() found: 0, or -errno. */
-static inline int *statx_fs_ns(void)
+static inline int statx_loop_attach(const char *img, unsigned int block_size,
+				    int *nr, char *dev, size_t len)
 {
-	static int err = -ESRCH;	/* statx_fs_namespace() did not run */
+	struct loop_config cfg;
+	int ctl, n, fd, ifd, ret, tries;
 
-	return &err;
-}
-
-/* What statx_fs_namespace() found before it made anything. */
-static struct statx_loops statx_fs_loops_before;
-static pid_t statx_fs_main_pid;
-
-/*
- * At the program's exit: unmount what its tests made, so that the loop
- * devices under them detach now rather than when the namespace goes, and
- * remove the loop devices that making them added to the machine (more
- * filesystems were mounted at once than it had free devices).
- */
-static inline void statx_fs_cleanup(void)
-{
-	char line[4096], dir[PATH_MAX], *mnts[64];
-	int n = 0;
-	FILE *f;
-
-	if (getpid() != statx_fs_main_pid)
-		return;		/* a child the tests forked */
-	f = fopen("/proc/self/mountinfo", "r");
-	while (f && fgets(line, sizeof(line), f) && n < 64)
-		if (sscanf(line, "%*u %*u %*u:%*u %*s %4095s", dir) == 1 &&
-		    !strncmp(dir, STATX_FS_ROOT "/", strlen(STATX_FS_ROOT) + 1))
-			mnts[n++] = strdup(dir);
-	if (f)
-		fclose(f);
-	while (n--) {		/* the latest first */
-		if (mnts[n])
-			umount2(mnts[n], MNT_DETACH);
-		free(mnts[n]);
-	}
-	if (statx_loops_remove_new(&statx_fs_loops_before))
-		fprintf(stderr, "# could not remove the loop devices the tests added\n");
-}
-
-/*
- * Called by main() of a program whose tests visit statx_filesystems[],
- * before the tests run: as root, move the program into a mount namespace
- * of its own with a tmpfs of its own on /tmp (statx_private_ns()).  Each
- * test runs in a child process of the program, in that namespace; the
- * first to visit a filesystem makes it there (statx_fs_mkdtemp()), and the
- * tests after it visit the same one.  Nothing outside the namespace is
- * mounted or written, everything in it goes when the program exits, and
- * so do the loop devices it added (statx_fs_cleanup()).
- */
-static inline void statx_fs_namespace(void)
-{
-	int *err = statx_fs_ns();
-
-	*err = geteuid() ? -EPERM : statx_private_ns();
-	if (!*err && mkdir(STATX_FS_ROOT, 0755))
-		*err = -errno;
-	if (!*err) {
-		statx_loops_now(&statx_fs_loops_before);
-		statx_fs_main_pid = getpid();
-		atexit(statx_fs_cleanup);
-	}
-}
-
-/* Where @fs is mounted once statx_fs_mkdtemp() has made it. */
-static inline void statx_fs_root(const struct statx_fs *fs, char *buf,
-				 size_t len)
-{
-	snprintf(buf, len, "%s/%s/mnt", STATX_FS_ROOT, fs->name);
-}
-
-/* What statx_fs_mount_once() mounts, when no test of the program has. */
-enum statx_fs_source {
-	STATX_FS_MKFS,		/* the recipe of that name, on a loop device */
-	STATX_FS_IMAGE,		/* the image mkimages.sh made, read-only */
-	STATX_FS_DISK,		/* the virtio disk with that serial number */
-};
-
-/*
- * Where the filesystem @name is mounted in the program's namespace
- * (statx_fs_namespace()), at STATX_FS_ROOT/@name/mnt: mounted from @src
- * first if no test of the program has (statx_scratch_mount_in(),
- * statx_scratch_mount_image_in(), statx_scratch_mount_disk_in()).
- * Returns STATX_GO_ON with the mount point in @mnt; otherwise @mnt is
- * empty and @why says why: STATX_CANNOT for what the machine or the
- * kernel lacks (root, a mkfs program, an image, a disk, the filesystem
- * type), STATX_FAILED for a failure.
- */
-static inline enum statx_verdict
-statx_fs_mount_once(const char *name, const char *fstype,
-		    enum statx_fs_source src, char *mnt, size_t len,
-		    char *why, size_t whylen)
-{
-	const struct statx_scratch_recipe *r = NULL;
-	int err = *statx_fs_ns();
-	enum statx_scratch_rc rc;
-	struct statx_scratch s;
-
-	mnt[0] = '\0';
-	if (err == -EPERM) {
-		if (src == STATX_FS_MKFS)
-			snprintf(why, whylen, "making a %s needs root", name);
-		else
-			snprintf(why, whylen, "mounting needs root");
-		return STATX_CANNOT;
-	}
-	if (err == -ESRCH) {
-		snprintf(why, whylen, "main() did not call statx_fs_namespace()");
-		return STATX_FAILED;
-	}
-	if (src == STATX_FS_MKFS)
-		r = statx_scratch_recipe(name);
-	if (err || (src == STATX_FS_MKFS && !r)) {
-		snprintf(why, whylen, "%s: %s", err ? "own mount namespace" :
-			 "no recipe", err ? strerror(-err) : name);
-		return STATX_FAILED;
-	}
-	memset(&s, 0, sizeof(s));
-	snprintf(s.dir, sizeof(s.dir), "%s/%s", STATX_FS_ROOT, name);
-	snprintf(s.mnt, sizeof(s.mnt), "%s/mnt", s.dir);
-	if (!statx_fs_mounted(s.mnt, fstype)) {
-		if (mkdir(s.dir, 0755) && errno != EEXIST) {
-			snprintf(why, whylen, "mkdir %s: %s", s.dir,
-				 strerror(errno));
-			return STATX_FAILED;
+	*nr = -1;
+	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0)
+		return -errno;
+	for (tries = 0; tries < 8; tries++) {
+		n = ioctl(ctl, LOOP_CTL_ADD, -1);
+		if (n < 0) {
+			ret = -errno;
+			break;
 		}
-		rc = src == STATX_FS_MKFS ? statx_scratch_mount_in(&s, r, 0, NULL) :
-		     src == STATX_FS_DISK ?
-				statx_scratch_mount_disk_in(&s, name, fstype) :
-				statx_scratch_mount_image_in(&s, name, fstype);
-		if (rc != SCRATCH_MOUNTED) {
-			snprintf(why, whylen, "%s", s.why);
-			/* so that the next test tries again */
-			statx_scratch_umount(&s);
-			return rc == SCRATCH_LACKS ? STATX_CANNOT :
-						     STATX_FAILED;
+		snprintf(dev, len, "/dev/loop%d", n);
+		fd = open(dev, O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			ret = -errno;
+			ioctl(ctl, LOOP_CTL_REMOVE, n);
+			break;
 		}
-		/* The mount holds the device until the namespace goes. */
-		if (s.loop >= 0)
-			close(s.loop);
+		ifd = open(img, O_RDONLY | O_CLOEXEC);
+		if (ifd < 0) {
+			ret = -errno;
+			close(fd);
+			ioctl(ctl, LOOP_CTL_REMOVE, n);
+			break;
+		}
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.fd = ifd;
+		cfg.block_size = block_size;
+		cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR | LO_FLAGS_READ_ONLY;
+		ret = ioctl(fd, LOOP_CONFIGURE, &cfg) ? -errno : 0;
+		close(ifd);
+		if (ret == -EBUSY) {
+			/* Taken by another's LOOP_CTL_GET_FREE: theirs now. */
+			close(fd);
+			continue;
+		}
+		if (ret) {
+			close(fd);
+			ioctl(ctl, LOOP_CTL_REMOVE, n);
+			break;
+		}
+		*nr = n;
+		ret = fd;
+		break;
 	}
-	snprintf(mnt, len, "%s", s.mnt);
-	return STATX_GO_ON;
+	close(ctl);
+	return ret;
 }
 
-/*
- * Make a fresh directory "@what.XXXXXX", mode 0755, on @fs, making @fs
- * first if no test of the program has (statx_fs_mount_once()).  Returns
- * STATX_GO_ON with the directory in @dir; otherwise @dir is empty and
- * @why says why, as statx_fs_mount_once() does.
- */
-static inline enum statx_verdict
-statx_fs_mkdtemp(const struct statx_fs *fs, const char *what, char *dir,
-		 size_t len, char *why, size_t whylen)
+/* Remove loop device @nr, once its last user has let go (2 s at most). */
+static inline void statx_loop_remove(int nr)
 {
-	enum statx_verdict v;
-	char mnt[80];
+	int ctl, tries = 40;
 
-	dir[0] = '\0';
-	v = statx_fs_mount_once(fs->name, fs->fstype, STATX_FS_MKFS, mnt,
-				sizeof(mnt), why, whylen);
-	if (v != STATX_GO_ON)
-		return v;
-	snprintf(dir, len, "%s/%s.XXXXXX", mnt, what);
-	if (!mkdtemp(dir) || chmod(dir, 0755)) {
-		snprintf(why, whylen, "mkdtemp on %s: %s", fs->name,
-			 strerror(errno));
-		dir[0] = '\0';
-		return STATX_FAILED;
-	}
-	return STATX_GO_ON;
-}
-
-/*
- * statx_fs_mount_once() of the image @name that mkimages.sh made, or, if
- * @disk, of the virtio disk with serial number @name: images read-only,
- * disks read-write.
- */
-static inline enum statx_verdict
-statx_fs_given(const char *name, const char *fstype, bool disk, char *mnt,
-	       size_t len, char *why, size_t whylen)
-{
-	return statx_fs_mount_once(name, fstype,
-				   disk ? STATX_FS_DISK : STATX_FS_IMAGE,
-				   mnt, len, why, whylen);
+	if (nr < 0)
+		return;
+	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0)
+		return;
+	while (ioctl(ctl, LOOP_CTL_REMOVE, nr) && errno == EBUSY && --tries)
+		usleep(50000);
+	close(ctl);
 }
 
 static inline int statx_rm_one(const char *path, const struct stat *st,
@@ -430,93 +336,155 @@ static inline void statx_rmtree(const char *dir)
 		nftw(dir, statx_rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }
 
-/*
- * Read the sysfs attribute @attr of the block device @ma:@mi
- * (/sys/dev/block/MA:MI/ATTR) as a number.
- */
-static inline bool statx_sysfs_block(unsigned int ma, unsigned int mi,
-				     const char *attr, unsigned long *val)
+/* Drop to uid and gid 65534 with no supplementary groups; 0 or -1. */
+static inline int statx_become_nobody(void)
 {
-	char path[PATH_MAX];
-	FILE *f;
-	bool ok;
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s", ma, mi, attr);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	ok = fscanf(f, "%lu", val) == 1;
-	fclose(f);
-	return ok;
+	if (setgroups(0, NULL) || setresgid(STATX_NOBODY, STATX_NOBODY,
+					    STATX_NOBODY) ||
+	    setresuid(STATX_NOBODY, STATX_NOBODY, STATX_NOBODY))
+		return -1;
+	return 0;
 }
 
-/* The /dev node of the block device @ma:@mi, from its uevent in sysfs. */
-static inline bool statx_block_node(unsigned int ma, unsigned int mi,
-				    char *node, size_t len)
+/*
+ * Run statx() as uid 65534 in a child.  Returns 0 or the errno, with the
+ * result in @stx; -1 if the child could not switch (not root).
+ */
+static inline int statx_as_nobody(int dfd, const char *path,
+				  unsigned int flags, unsigned int mask,
+				  struct statx *stx)
 {
-	char path[PATH_MAX], line[256];
-	bool ok = false;
-	FILE *f;
+	struct {
+		int err;
+		struct statx stx;
+	} *shared;
+	int status, ret = -1;
+	pid_t pid;
 
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent", ma, mi);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "DEVNAME=", 8))
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		snprintf(node, len, "/dev/%s", line + 8);
-		ok = true;
+	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		if (statx_become_nobody())
+			_exit(1);
+		shared->err = sys_statx(dfd, path, flags, mask, &shared->stx) ?
+			      errno : 0;
+		_exit(0);
 	}
-	fclose(f);
-	return ok;
+	if (pid > 0 && waitpid(pid, &status, 0) == pid &&
+	    WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		ret = shared->err;
+		*stx = shared->stx;
+	}
+	munmap(shared, sizeof(*shared));
+	return ret;
 }
 
 /*
- * What the ext4 superblock on @ma:@mi says about timestamps: the inode
- * size decides whether there is room for the creation time and for the
- * nanosecond fields (fs/ext4/super.c: 160 bytes cover i_atime_extra).
+ * One io_uring request through the raw system calls: one SQE, one CQE.
+ * Returns the operation's result (cqe->res), or STATX_NO_URING - errno
+ * when the ring itself could not be set up.
  */
-static inline bool statx_ext4_sb(unsigned int ma, unsigned int mi,
-				 bool *btime, long *gran)
-{
-	unsigned char sb[1024];
-	unsigned int isize;
-	char node[PATH_MAX];
-	int fd;
-	ssize_t n;
+#define STATX_NO_URING	(-100000)
 
-	if (!statx_block_node(ma, mi, node, sizeof(node)))
-		return false;
-	fd = open(node, O_RDONLY);
+static inline int statx_uring_one(const struct io_uring_sqe *req)
+{
+	struct io_uring_params p = { 0 };
+	struct io_uring_sqe *sqes;
+	struct io_uring_cqe *cqe;
+	size_t sq_sz, cq_sz;
+	unsigned int *tail, head;
+	void *sq, *cq;
+	int fd, ret;
+
+	fd = syscall(__NR_io_uring_setup, 1, &p);
 	if (fd < 0)
-		return false;
-	n = pread(fd, sb, sizeof(sb), 1024);
+		return STATX_NO_URING - errno;
+	sq_sz = p.sq_off.array + p.sq_entries * sizeof(unsigned int);
+	cq_sz = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+	if (p.features & IORING_FEAT_SINGLE_MMAP) {
+		if (cq_sz > sq_sz)
+			sq_sz = cq_sz;
+		cq_sz = sq_sz;
+	}
+	sq = mmap(NULL, sq_sz, PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_POPULATE, fd, IORING_OFF_SQ_RING);
+	cq = (p.features & IORING_FEAT_SINGLE_MMAP) ? sq :
+		mmap(NULL, cq_sz, PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_POPULATE, fd, IORING_OFF_CQ_RING);
+	sqes = mmap(NULL, p.sq_entries * sizeof(*sqes), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_POPULATE, fd, IORING_OFF_SQES);
+	if (sq == MAP_FAILED || cq == MAP_FAILED || sqes == MAP_FAILED) {
+		close(fd);
+		return STATX_NO_URING - ENOMEM;
+	}
+
+	sqes[0] = *req;
+	((unsigned int *)((char *)sq + p.sq_off.array))[0] = 0;
+	tail = (unsigned int *)((char *)sq + p.sq_off.tail);
+	__atomic_store_n(tail, *tail + 1, __ATOMIC_RELEASE);
+
+	ret = syscall(__NR_io_uring_enter, fd, 1, 1, IORING_ENTER_GETEVENTS,
+		      NULL, 0);
+	if (ret < 0) {
+		ret = STATX_NO_URING - errno;
+	} else {
+		head = __atomic_load_n((unsigned int *)((char *)cq +
+					p.cq_off.head), __ATOMIC_ACQUIRE);
+		cqe = (struct io_uring_cqe *)((char *)cq + p.cq_off.cqes) +
+		      (head & *(unsigned int *)((char *)cq +
+						 p.cq_off.ring_mask));
+		ret = cqe->res;
+	}
+	munmap(sqes, p.sq_entries * sizeof(*sqes));
+	if (cq != sq)
+		munmap(cq, cq_sz);
+	munmap(sq, sq_sz);
 	close(fd);
-	if (n != sizeof(sb) || sb[0x38] != 0x53 || sb[0x39] != 0xef)
-		return false;
-	/* s_rev_level 0 has fixed 128-byte inodes */
-	isize = sb[0x4c] ? (sb[0x58] | sb[0x59] << 8) : 128;
-	*btime = isize > 128;
-	*gran = isize >= 160 ? 1 : 1000000000;
-	return true;
+	return ret;
+}
+
+/* IORING_OP_STATX: 0, -errno of the request, or STATX_NO_URING - errno. */
+static inline int statx_uring_statx(int dfd, const char *path,
+				    unsigned int flags, unsigned int mask,
+				    struct statx *stx)
+{
+	struct io_uring_sqe sqe = {
+		.opcode = IORING_OP_STATX,
+		.fd = dfd,
+		.addr = (unsigned long)path,
+		.len = mask,
+		.addr2 = (unsigned long)stx,
+		.statx_flags = flags,
+	};
+
+	return statx_uring_one(&sqe);
+}
+
+/*
+ * Why io_uring could not be set up, for a skip: the kernel has none (its
+ * sysctl is missing too), or the sysctl forbids it.  NULL otherwise.
+ */
+static inline const char *statx_uring_missing(int ret)
+{
+	if (ret > STATX_NO_URING)
+		return NULL;
+	if (access("/proc/sys/kernel/io_uring_disabled", F_OK))
+		return "no io_uring in this kernel (CONFIG_IO_URING)";
+	if (ret == STATX_NO_URING - EPERM)
+		return "io_uring disabled (sysctl kernel.io_uring_disabled)";
+	return NULL;
 }
 
 /*
  * The table of struct statx fields: which STATX_* bit makes each one
  * valid (0: always written), where it is and how big (statx_layout checks
  * each entry against the documented offset and size).  The leak test, the
- * 32-bit comparison and the io_uring comparison walk it, so a field added
- * to struct statx is covered by all three once it is listed here.  List a
- * new field under #ifdef of its mask bit, so that the suite still builds
- * against headers that lack it:
- *
- *	#ifdef STATX_FOO
- *		STATX_FIELD(STATX_FOO, stx_foo, 8),
- *	#endif
- *
- * A field that two bits can fill (stx_mnt_id) is listed once per bit.
+ * compat comparison and the io_uring comparison walk it, so a field added
+ * to struct statx is covered by all three once it is listed here.  A
+ * field that two bits can fill (stx_mnt_id) is listed once per bit.
  */
 struct statx_field {
 	const char *name;
@@ -564,69 +532,25 @@ static const struct statx_field statx_fields[] = {
 	STATX_FIELD(STATX_WRITE_ATOMIC, stx_atomic_write_unit_min, 4),
 	STATX_FIELD(STATX_WRITE_ATOMIC, stx_atomic_write_unit_max, 4),
 	STATX_FIELD(STATX_WRITE_ATOMIC, stx_atomic_write_segments_max, 4),
-#ifdef STATX_DIO_READ_ALIGN
 	STATX_FIELD(STATX_DIO_READ_ALIGN, stx_dio_read_offset_align, 4),
 	STATX_FIELD(STATX_WRITE_ATOMIC, stx_atomic_write_unit_max_opt, 4),
-#endif
-#ifdef STATX_CHANGE_COOKIE
-	STATX_FIELD(STATX_CHANGE_COOKIE, stx_change_cookie, 8),
-#endif
-#ifdef STATX_GEN
-	STATX_FIELD(STATX_GEN, stx_gen, 4),
-#endif
-#ifdef STATX_IO_PARAMS
 	STATX_FIELD(STATX_IO_PARAMS, stx_io_min, 4),
 	STATX_FIELD(STATX_IO_PARAMS, stx_io_opt, 4),
 	STATX_FIELD(STATX_IO_PARAMS, stx_erase_size, 4),
-#endif
+	STATX_FIELD(STATX_CHANGE_COOKIE, stx_change_cookie, 8),
+	STATX_FIELD(STATX_GEN, stx_gen, 4),
 };
 
-/* The STATX_ATTR_* flags the headers define; list new ones the same way. */
-struct statx_attr {
-	const char *name;
-	__u64 attr;
-};
-
-#define STATX_ATTR(_attr) { .name = #_attr, .attr = (_attr) }
-
-static const struct statx_attr statx_attrs[] = {
-	STATX_ATTR(STATX_ATTR_COMPRESSED),
-	STATX_ATTR(STATX_ATTR_IMMUTABLE),
-	STATX_ATTR(STATX_ATTR_APPEND),
-	STATX_ATTR(STATX_ATTR_NODUMP),
-	STATX_ATTR(STATX_ATTR_ENCRYPTED),
-	STATX_ATTR(STATX_ATTR_AUTOMOUNT),
-	STATX_ATTR(STATX_ATTR_MOUNT_ROOT),
-	STATX_ATTR(STATX_ATTR_VERITY),
-	STATX_ATTR(STATX_ATTR_DAX),
-	STATX_ATTR(STATX_ATTR_WRITE_ATOMIC),
-#ifdef STATX_ATTR_HIDDEN
-	STATX_ATTR(STATX_ATTR_HIDDEN),
-#endif
-#ifdef STATX_ATTR_SYSTEM
-	STATX_ATTR(STATX_ATTR_SYSTEM),
-#endif
-#ifdef STATX_ATTR_ARCHIVE
-	STATX_ATTR(STATX_ATTR_ARCHIVE),
-#endif
-#ifdef STATX_ATTR_DOS_READONLY
-	STATX_ATTR(STATX_ATTR_DOS_READONLY),
-#endif
-#ifdef STATX_ATTR_FOREIGN_OWNER
-	STATX_ATTR(STATX_ATTR_FOREIGN_OWNER),
-#endif
-#ifdef STATX_ATTR_KERNEL_FILE
-	STATX_ATTR(STATX_ATTR_KERNEL_FILE),
-#endif
-#ifdef STATX_ATTR_STORED_COMPRESSED
-	STATX_ATTR(STATX_ATTR_STORED_COMPRESSED),
-#endif
-#ifdef STATX_ATTR_SPARSE
-	STATX_ATTR(STATX_ATTR_SPARSE),
-#endif
-#ifdef STATX_ATTR_CHANGE_MONOTONIC
-	STATX_ATTR(STATX_ATTR_CHANGE_MONOTONIC),
-#endif
+/* The STATX_ATTR_* flags of the headers; list new ones here. */
+static const __u64 statx_attrs[] = {
+	STATX_ATTR_COMPRESSED, STATX_ATTR_IMMUTABLE, STATX_ATTR_APPEND,
+	STATX_ATTR_NODUMP, STATX_ATTR_ENCRYPTED, STATX_ATTR_AUTOMOUNT,
+	STATX_ATTR_MOUNT_ROOT, STATX_ATTR_VERITY, STATX_ATTR_DAX,
+	STATX_ATTR_WRITE_ATOMIC, STATX_ATTR_HIDDEN, STATX_ATTR_SYSTEM,
+	STATX_ATTR_ARCHIVE, STATX_ATTR_DOS_READONLY,
+	STATX_ATTR_FOREIGN_OWNER, STATX_ATTR_KERNEL_FILE,
+	STATX_ATTR_STORED_COMPRESSED, STATX_ATTR_SPARSE,
+	STATX_ATTR_CHANGE_MONOTONIC,
 };
 
 /* Every mask bit the table knows. */
@@ -646,7 +570,7 @@ static inline __u64 statx_known_attrs(void)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(statx_attrs); i++)
-		attrs |= statx_attrs[i].attr;
+		attrs |= statx_attrs[i];
 	return attrs;
 }
 
@@ -691,280 +615,132 @@ static inline unsigned int statx_masks(unsigned int *masks)
 			masks[n++] = statx_fields[i].mask;
 	}
 	masks[n++] = statx_known_mask();
-	masks[n++] = ~STATX__RESERVED;
-	return n;
-}
-
-/* Byte the buffers are filled with before each call. */
-#define STATX_POISON 0xa5
-
-/*
- * A statx() request as the 32-bit and io_uring comparisons replay it.  The
- * layout is the same for -m32 and -m64 builds: it goes through a pipe.
- */
-enum {
-	STATX_REQ_PATH,		/* path as given */
-	STATX_REQ_NULL_PATH,	/* a NULL path */
-	STATX_REQ_BAD_PATH,	/* a path pointer into no mapping */
-	STATX_REQ_BAD_BUF,	/* a buffer pointer into no mapping */
-};
-
-struct statx_req {
-	__s32 dfd;
-	__u32 flags;
-	__u32 mask;
-	__u32 kind;
-	char path[512];
-};
-
-struct statx_res {
-	__s32 ret;		/* 0 or -errno */
-	__u32 pad;
-	struct statx stx;	/* poisoned first */
-};
-
-/* The pointers to pass for @r; the result goes to @stx. */
-static inline const char *statx_req_path(const struct statx_req *r)
-{
-	switch (r->kind) {
-	case STATX_REQ_NULL_PATH:
-		return NULL;
-	case STATX_REQ_BAD_PATH:
-		return (const char *)8;	/* page 0 is never mapped */
-	}
-	return r->path;
-}
-
-static inline struct statx *statx_req_buf(const struct statx_req *r,
-					  struct statx *stx)
-{
-	return r->kind == STATX_REQ_BAD_BUF ? (struct statx *)8 : stx;
-}
-
-/* Run @r through the system call. */
-static inline void statx_req_run(const struct statx_req *r,
-				 struct statx_res *res)
-{
-	memset(res, 0, sizeof(*res));
-	memset(&res->stx, STATX_POISON, sizeof(res->stx));
-	if (sys_statx(r->dfd, statx_req_path(r), r->flags, r->mask,
-		      statx_req_buf(r, &res->stx)))
-		res->ret = -errno;
-}
-
-static inline void statx_req_add(struct statx_req *reqs, unsigned int *n,
-				 unsigned int max, int dfd, const char *path,
-				 unsigned int flags, unsigned int mask,
-				 unsigned int kind)
-{
-	struct statx_req *r;
-
-	if (*n >= max)
-		return;
-	r = &reqs[(*n)++];
-	memset(r, 0, sizeof(*r));
-	r->dfd = dfd;
-	r->flags = flags;
-	r->mask = mask;
-	r->kind = kind;
-	snprintf(r->path, sizeof(r->path), "%s", path);
-}
-
-/*
- * The requests to compare for the objects @paths (absolute) and the open
- * file @fd: every mask of statx_masks() on each, the sync and symlink
- * flags, AT_EMPTY_PATH on @fd, and the argument errors.  @null_path adds
- * the NULL-path form of AT_EMPTY_PATH.  Returns the count.
- */
-#define STATX_MAX_REQS 512
-
-static inline unsigned int statx_reqs(struct statx_req *reqs,
-				      const char *const *paths,
-				      unsigned int npaths, int fd,
-				      bool null_path)
-{
-	static const unsigned int flags[] = {
-		AT_SYMLINK_NOFOLLOW, AT_STATX_FORCE_SYNC, AT_STATX_DONT_SYNC,
-		AT_NO_AUTOMOUNT,
-	};
-	unsigned int masks[STATX_MAX_MASKS], nm, i, j, n = 0;
-	const unsigned int all = statx_known_mask(), max = STATX_MAX_REQS;
-
-	nm = statx_masks(masks);
-	for (i = 0; i < npaths; i++) {
-		for (j = 0; j < nm; j++)
-			statx_req_add(reqs, &n, max, AT_FDCWD, paths[i], 0,
-				      masks[j], STATX_REQ_PATH);
-		for (j = 0; j < ARRAY_SIZE(flags); j++)
-			statx_req_add(reqs, &n, max, AT_FDCWD, paths[i],
-				      flags[j], all, STATX_REQ_PATH);
-	}
-	if (fd >= 0) {
-		for (j = 0; j < nm; j++)
-			statx_req_add(reqs, &n, max, fd, "", AT_EMPTY_PATH,
-				      masks[j], STATX_REQ_PATH);
-		if (null_path)
-			statx_req_add(reqs, &n, max, fd, "", AT_EMPTY_PATH,
-				      all, STATX_REQ_NULL_PATH);
-		/* EBADF, ENOTDIR */
-		statx_req_add(reqs, &n, max, -1, "x", 0, all, STATX_REQ_PATH);
-		statx_req_add(reqs, &n, max, fd, "x", 0, all, STATX_REQ_PATH);
-	}
-	if (!npaths)
-		return n;
-	/* EINVAL, EINVAL, EINVAL, EFAULT, EFAULT, ENOENT */
-	statx_req_add(reqs, &n, max, AT_FDCWD, paths[0], 0, STATX__RESERVED,
-		      STATX_REQ_PATH);
-	statx_req_add(reqs, &n, max, AT_FDCWD, paths[0], 0x1, all,
-		      STATX_REQ_PATH);
-	statx_req_add(reqs, &n, max, AT_FDCWD, paths[0],
-		      AT_STATX_FORCE_SYNC | AT_STATX_DONT_SYNC, all,
-		      STATX_REQ_PATH);
-	statx_req_add(reqs, &n, max, AT_FDCWD, paths[0], 0, all,
-		      STATX_REQ_BAD_PATH);
-	statx_req_add(reqs, &n, max, AT_FDCWD, paths[0], 0, all,
-		      STATX_REQ_BAD_BUF);
-	statx_req_add(reqs, &n, max, AT_FDCWD, "/nonexistent/statx", 0, all,
-		      STATX_REQ_PATH);
+	masks[n++] = STATX_ALL_BITS;
 	return n;
 }
 
 /*
- * The objects the comparisons visit on a filesystem mounted at @root: the
- * root, the scratch directory @dir, a regular file in it (also open, as
- * *@fd), and a symlink and a fifo where the filesystem can hold them.
- * Returns how many paths it wrote to @paths, or 0 on error.
+ * Bits a filesystem may return although they were not asked for: the man
+ * page says the kernel may return fields that were not requested.  These
+ * are the basic stats, btime, the mount id (vfs_statx_path() sets
+ * STATX_MNT_ID unless STATX_MNT_ID_UNIQUE was asked for) and the
+ * subvolume.  Every other bit must be asked for.
  */
-#define STATX_MAX_OBJECTS 5
+#define STATX_UNASKED_OK	(STATX_BASIC_STATS | STATX_BTIME | \
+				 STATX_MNT_ID | STATX_SUBVOL)
 
-static inline unsigned int statx_make_objects(const char *root,
-					      const char *dir,
-					      char (*paths)[256], int *fd)
+/* Bytes that are zero unless @unless is in stx_mask (0: always zero). */
+struct statx_zero_range {
+	unsigned int off, len;
+	unsigned int unless;
+};
+
+static const struct statx_zero_range statx_zero_ranges[] = {
+	{ offsetof(struct statx, __spare0), 2, 0 },
+	{ offsetof(struct statx, stx_atime.__reserved), 4, 0 },
+	{ offsetof(struct statx, stx_btime), 16, STATX_BTIME },
+	{ offsetof(struct statx, stx_btime.__reserved), 4, 0 },
+	{ offsetof(struct statx, stx_ctime.__reserved), 4, 0 },
+	{ offsetof(struct statx, stx_mtime.__reserved), 4, 0 },
+	{ offsetof(struct statx, stx_dio_mem_align), 8, STATX_DIOALIGN },
+	{ offsetof(struct statx, stx_subvol), 8, STATX_SUBVOL },
+	{ offsetof(struct statx, stx_atomic_write_unit_min), 12,
+	  STATX_WRITE_ATOMIC },
+	{ offsetof(struct statx, stx_dio_read_offset_align), 4,
+	  STATX_DIO_READ_ALIGN },
+	{ offsetof(struct statx, stx_atomic_write_unit_max_opt), 4,
+	  STATX_WRITE_ATOMIC },
+	{ offsetof(struct statx, stx_io_min), 12, STATX_IO_PARAMS },
+	{ offsetof(struct statx, stx_change_cookie), 8, STATX_CHANGE_COOKIE },
+	{ offsetof(struct statx, stx_gen), 4, STATX_GEN },
+	{ offsetof(struct statx, __spare2), 4, 0 },
+	{ offsetof(struct statx, __spare3), 40, 0 },
+};
+
+static inline int statx_fail(char *why, size_t len, const char *fmt, ...)
 {
-	unsigned int n = 0;
+	va_list ap;
 
-	snprintf(paths[n++], 256, "%s", root);
-	snprintf(paths[n++], 256, "%s", dir);
-	snprintf(paths[n], 256, "%s/file", dir);
-	*fd = open(paths[n++], O_CREAT | O_RDWR | O_EXCL, 0644);
-	if (*fd < 0 || write(*fd, "data\n", 5) != 5)
-		return 0;
-	snprintf(paths[n], 256, "%s/link", dir);
-	if (!symlink("file", paths[n]))
-		n++;
-	snprintf(paths[n], 256, "%s/fifo", dir);
-	if (!mknod(paths[n], S_IFIFO | 0644, 0))
-		n++;
-	return n;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
 /*
- * The scratch objects of statx_make_objects() on one filesystem and the
- * requests of statx_reqs() for them: what the 32-bit and the io_uring
- * comparisons replay.
+ * statx_check_result - is what statx() wrote sane for a request of @req?
+ * @buf: the 256 bytes statx() returned (any alignment)
+ * @req: the mask that was passed to statx()
+ * @why: where to describe the first problem found
+ *
+ * No reserved or unasked bit comes back, exactly one kind of mount id is
+ * reported, every byte of a field whose bit is not in stx_mask and every
+ * spare byte is zero, the attributes are within the attributes mask, the
+ * file type is a real one and the nanoseconds are below one second.
+ *
+ * Return: 0 if sane, -1 with @why filled in otherwise.
  */
-struct statx_objects {
-	char root[64];
-	char dir[128];
-	char why[160];		/* why statx_objects_make() did not */
-	char paths[STATX_MAX_OBJECTS][256];
-	unsigned int npaths;
-	int fd;
-	struct statx_req *reqs;
-	unsigned int nreqs;
-};
-
-/*
- * Fill @o for @fs, in a directory named after @what.  Returns 0; 1 when
- * @fs cannot be made here, -1 on an error, with @o->why saying why.
- * statx_objects_free() undoes it in every case.
- */
-static inline int statx_objects_make(struct statx_objects *o,
-				     const struct statx_fs *fs,
-				     const char *what, bool null_path)
+static inline int statx_check_result(const void *buf, unsigned int req,
+				     char *why, size_t len)
 {
-	const char *paths[STATX_MAX_OBJECTS];
-	unsigned int i;
+	const unsigned char *p = buf;
+	unsigned int got, unasked, i, j;
+	struct statx stx;
 
-	memset(o, 0, sizeof(*o));
-	o->fd = -1;
-	statx_fs_root(fs, o->root, sizeof(o->root));
-	o->reqs = calloc(STATX_MAX_REQS, sizeof(*o->reqs));
-	if (!o->reqs) {
-		snprintf(o->why, sizeof(o->why), "%s", strerror(errno));
-		return -1;
+	memcpy(&stx, buf, sizeof(stx));
+	got = stx.stx_mask;
+	if (got & STATX__RESERVED)
+		return statx_fail(why, len, "stx_mask %#x has STATX__RESERVED",
+				  got);
+	/* Both direct I/O alignments come for either bit. */
+	if (req & (STATX_DIOALIGN | STATX_DIO_READ_ALIGN))
+		req |= STATX_DIOALIGN | STATX_DIO_READ_ALIGN;
+	unasked = got & ~req & ~STATX_UNASKED_OK;
+	if (unasked)
+		return statx_fail(why, len,
+				  "stx_mask %#x has %#x that was not asked for (mask %#x)",
+				  got, unasked, req);
+	if (!(got & STATX_MNT_ID) == !(got & STATX_MNT_ID_UNIQUE))
+		return statx_fail(why, len,
+				  "stx_mask %#x must have exactly one of MNT_ID and MNT_ID_UNIQUE",
+				  got);
+	for (i = 0; i < ARRAY_SIZE(statx_zero_ranges); i++) {
+		const struct statx_zero_range *z = &statx_zero_ranges[i];
+
+		if (z->unless & got)
+			continue;
+		for (j = z->off; j < z->off + z->len; j++)
+			if (p[j])
+				return statx_fail(why, len,
+						  "byte %#x is %#x, stx_mask %#x does not cover it",
+						  j, p[j], got);
 	}
-	switch (statx_fs_mkdtemp(fs, what, o->dir, sizeof(o->dir), o->why,
-				 sizeof(o->why))) {
-	case STATX_GO_ON:
-		break;
-	case STATX_CANNOT:
-		return 1;
-	default:
-		return -1;
+	if (stx.stx_attributes & ~stx.stx_attributes_mask)
+		return statx_fail(why, len,
+				  "stx_attributes %#llx not within stx_attributes_mask %#llx",
+				  (unsigned long long)stx.stx_attributes,
+				  (unsigned long long)stx.stx_attributes_mask);
+	if (got & STATX_TYPE) {
+		switch (stx.stx_mode & S_IFMT) {
+		case S_IFREG: case S_IFDIR: case S_IFLNK: case S_IFCHR:
+		case S_IFBLK: case S_IFIFO: case S_IFSOCK:
+			break;
+		default:
+			return statx_fail(why, len, "stx_mode %#o has no file type",
+					  stx.stx_mode);
+		}
 	}
-	o->npaths = statx_make_objects(o->root, o->dir, o->paths, &o->fd);
-	if (!o->npaths) {
-		snprintf(o->why, sizeof(o->why), "making the objects: %s",
-			 strerror(errno));
-		return -1;
-	}
-	for (i = 0; i < o->npaths; i++)
-		paths[i] = o->paths[i];
-	o->nreqs = statx_reqs(o->reqs, paths, o->npaths, o->fd, null_path);
+	if (stx.stx_atime.tv_nsec >= 1000000000U ||
+	    stx.stx_btime.tv_nsec >= 1000000000U ||
+	    stx.stx_ctime.tv_nsec >= 1000000000U ||
+	    stx.stx_mtime.tv_nsec >= 1000000000U)
+		return statx_fail(why, len, "a timestamp has tv_nsec >= 1e9");
 	return 0;
 }
 
-static inline void statx_objects_free(struct statx_objects *o)
-{
-	if (o->fd >= 0)
-		close(o->fd);
-	free(o->reqs);
-	statx_rmtree(o->dir);
-}
-
 /*
- * The requests of statx_reqs() for files of filesystems without a disk
- * and for device nodes, as far as they exist here, with @status (a
- * /proc/PID/status file) among them and open as *@fd.  Not /proc itself:
- * its link count follows the number of tasks.  Returns the count.
- */
-static inline unsigned int statx_pseudo_reqs(struct statx_req *reqs,
-					     const char *status, int *fd,
-					     bool null_path)
-{
-	const char *const candidates[] = {
-		"/", "/proc/1", status, "/sys", "/sys/kernel", "/dev",
-		"/dev/null", "/dev/vda", "/tmp", "/sys/kernel/debug",
-	};
-	const char *paths[ARRAY_SIZE(candidates)];
-	unsigned int i, n = 0;
-	struct statx stx;
-
-	for (i = 0; i < ARRAY_SIZE(candidates); i++)
-		if (!sys_statx(AT_FDCWD, candidates[i], 0, 0, &stx))
-			paths[n++] = candidates[i];
-	*fd = open(status, O_RDONLY);
-	return statx_reqs(reqs, paths, n, *fd, null_path);
-}
-
-/* A printable description of @r for failure messages. */
-static inline const char *statx_req_str(const struct statx_req *r)
-{
-	static char buf[700];
-	static const char *const kinds[] = {
-		"", " (NULL path)", " (bad path pointer)", " (bad buffer)",
-	};
-
-	snprintf(buf, sizeof(buf), "dfd %d path \"%s\" flags %#x mask %#x%s",
-		 r->dfd, r->path, r->flags, r->mask,
-		 r->kind < ARRAY_SIZE(kinds) ? kinds[r->kind] : "");
-	return buf;
-}
-
-/*
- * Compare two struct statx byte for byte.  Returns NULL when they are the
- * same, else a description of the first difference.
+ * Compare two struct statx byte for byte: NULL when they are the same,
+ * else a description of the first difference.
  */
 static inline const char *statx_stx_diff(const struct statx *a,
 					 const struct statx *b)
@@ -985,57 +761,6 @@ static inline const char *statx_stx_diff(const struct statx *a,
 	return NULL;
 }
 
-/* Compare two results: the return value, then statx_stx_diff(). */
-static inline const char *statx_res_diff(const struct statx_res *a,
-					 const struct statx_res *b)
-{
-	static char buf[200];
-
-	if (a->ret != b->ret) {
-		snprintf(buf, sizeof(buf), "returned %d vs %d", a->ret, b->ret);
-		return buf;
-	}
-	return statx_stx_diff(&a->stx, &b->stx);
-}
-
-/*
- * Run statx() in a child that has dropped to uid and gid 65534 with no
- * supplementary groups.  Returns 0 or the errno, with the result in @stx;
- * -1 if the child could not switch (not root).
- */
-static inline int statx_as_nobody(int dfd, const char *path,
-				  unsigned int flags, unsigned int mask,
-				  struct statx *stx)
-{
-	struct {
-		int err;
-		struct statx stx;
-	} *shared;
-	int status, ret = -1;
-	pid_t pid;
-
-	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
-		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (shared == MAP_FAILED)
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
-		    setresuid(65534, 65534, 65534))
-			_exit(1);
-		shared->err = sys_statx(dfd, path, flags, mask, &shared->stx) ?
-			      errno : 0;
-		_exit(0);
-	}
-	if (pid > 0 && waitpid(pid, &status, 0) == pid &&
-	    WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		ret = shared->err;
-		*stx = shared->stx;
-	}
-	munmap(shared, sizeof(*shared));
-	return ret;
-}
-
 /* Compare two statx timestamps like strcmp(). */
 static inline int statx_ts_cmp(const struct statx_timestamp *a,
 			       const struct statx_timestamp *b)
@@ -1047,34 +772,79 @@ static inline int statx_ts_cmp(const struct statx_timestamp *a,
 	return 0;
 }
 
-/* Round @ts down to a multiple of @gran nanoseconds. */
-static inline struct statx_timestamp statx_ts_floor(struct statx_timestamp ts,
-						    long gran)
-{
-	long long ns;
+/*
+ * Pseudo files and device nodes on filesystems the case mounts itself in
+ * its private /tmp (after statx_private_tmp()): procfs, sysfs, debugfs
+ * where it is built in, a character device node and the node of a loop
+ * device of its own (4096-byte blocks, over a file on the tmpfs).  The
+ * loop device's number goes to *@loop_nr for FIXTURE_TEARDOWN_PARENT.
+ * Returns 0; 1 without loop devices (@why says so); -1 on an error.
+ */
+#define STATX_MAX_PSEUDO	12
 
-	if (gran <= 1)
-		return ts;
-	if (gran >= 1000000000) {
-		ts.tv_sec -= ts.tv_sec % (gran / 1000000000);
-		ts.tv_nsec = 0;
-		return ts;
+struct statx_pseudo {
+	char paths[STATX_MAX_PSEUDO][64];
+	unsigned int n;
+	int loop_fd;
+	char status[64];	/* a procfs file */
+	char bdev[64];		/* the loop device's node, on the tmpfs */
+};
+
+static inline int statx_pseudo_make(struct statx_pseudo *ps, int *loop_nr,
+				    char *why, size_t len)
+{
+	static const char *const mounts[][2] = {
+		{ "proc", "/tmp/proc" }, { "sysfs", "/tmp/sys" },
+		{ "debugfs", "/tmp/debug" },
+	};
+	static const char *const extra[] = {
+		"/tmp", "/tmp/proc/1", "/tmp/sys/kernel", "/tmp/null",
+	};
+	char dev[32];
+	struct stat st;
+	unsigned int i;
+	int ret;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->loop_fd = -1;
+	for (i = 0; i < ARRAY_SIZE(mounts); i++) {
+		if (!statx_fs_known(mounts[i][0]))
+			continue;	/* debugfs: CONFIG_DEBUG_FS */
+		ret = statx_mount_at(mounts[i][0], mounts[i][1], 0, NULL);
+		if (ret)
+			return statx_fail(why, len, "mount %s: %s",
+					  mounts[i][0], strerror(-ret));
+		/* Not /proc itself: its link count follows the tasks. */
+		if (strcmp(mounts[i][0], "proc"))
+			snprintf(ps->paths[ps->n++], 64, "%s", mounts[i][1]);
 	}
-	ns = ts.tv_nsec;
-	ts.tv_nsec = ns - ns % gran;
-	return ts;
-}
+	if (mknod("/tmp/null", S_IFCHR | 0666, makedev(1, 3)))
+		return statx_fail(why, len, "mknod: %s", strerror(errno));
+	for (i = 0; i < ARRAY_SIZE(extra); i++)
+		snprintf(ps->paths[ps->n++], 64, "%s", extra[i]);
+	snprintf(ps->status, sizeof(ps->status), "/tmp/proc/%d/status",
+		 getpid());
+	snprintf(ps->paths[ps->n++], 64, "%s", ps->status);
 
-/* The time of @clock as a statx timestamp. */
-static inline struct statx_timestamp statx_now(clockid_t clock)
-{
-	struct statx_timestamp ts = { 0 };
-	struct timespec t;
-
-	clock_gettime(clock, &t);
-	ts.tv_sec = t.tv_sec;
-	ts.tv_nsec = t.tv_nsec;
-	return ts;
+	if (access("/dev/loop-control", F_OK)) {
+		snprintf(why, len, "no /dev/loop-control (CONFIG_BLK_DEV_LOOP)");
+		return 1;
+	}
+	if (statx_put_file("/tmp/loop.img", NULL, 0) ||
+	    truncate("/tmp/loop.img", 1 << 20))
+		return statx_fail(why, len, "loop.img: %s", strerror(errno));
+	ps->loop_fd = statx_loop_attach("/tmp/loop.img", 4096, loop_nr, dev,
+					sizeof(dev));
+	if (ps->loop_fd < 0)
+		return statx_fail(why, len, "loop device: %s",
+				  strerror(-ps->loop_fd));
+	snprintf(ps->bdev, sizeof(ps->bdev), "/tmp/loop");
+	if (fstat(ps->loop_fd, &st) ||
+	    mknod(ps->bdev, S_IFBLK | 0600, st.st_rdev))
+		return statx_fail(why, len, "%s: %s", ps->bdev,
+				  strerror(errno));
+	snprintf(ps->paths[ps->n++], 64, "%s", ps->bdev);
+	return 0;
 }
 
 #endif /* __STATX_HELPERS_H */

@@ -50,21 +50,13 @@ static const struct documented documented[] = {
 	{ "stx_atomic_write_unit_min",		0xa8, 4 },
 	{ "stx_atomic_write_unit_max",		0xac, 4 },
 	{ "stx_atomic_write_segments_max",	0xb0, 4 },
-#ifdef STATX_DIO_READ_ALIGN
 	{ "stx_dio_read_offset_align",		0xb4, 4 },
 	{ "stx_atomic_write_unit_max_opt",	0xb8, 4 },
-#endif
-#ifdef STATX_IO_PARAMS
 	{ "stx_io_min",				0xbc, 4 },
 	{ "stx_io_opt",				0xc0, 4 },
 	{ "stx_erase_size",			0xc4, 4 },
-#endif
-#ifdef STATX_CHANGE_COOKIE
 	{ "stx_change_cookie",			0xc8, 8 },
-#endif
-#ifdef STATX_GEN
 	{ "stx_gen",				0xd0, 4 },
-#endif
 };
 
 #define CHECK_FIELD(field, off)						\
@@ -104,21 +96,13 @@ CHECK_FIELD(stx_subvol, 0xa0);
 CHECK_FIELD(stx_atomic_write_unit_min, 0xa8);
 CHECK_FIELD(stx_atomic_write_unit_max, 0xac);
 CHECK_FIELD(stx_atomic_write_segments_max, 0xb0);
-#ifdef STATX_DIO_READ_ALIGN
 CHECK_FIELD(stx_dio_read_offset_align, 0xb4);
 CHECK_FIELD(stx_atomic_write_unit_max_opt, 0xb8);
-#endif
-#ifdef STATX_IO_PARAMS
 CHECK_FIELD(stx_io_min, 0xbc);
 CHECK_FIELD(stx_io_opt, 0xc0);
 CHECK_FIELD(stx_erase_size, 0xc4);
-#endif
-#ifdef STATX_CHANGE_COOKIE
 CHECK_FIELD(stx_change_cookie, 0xc8);
-#endif
-#ifdef STATX_GEN
 CHECK_FIELD(stx_gen, 0xd0);
-#endif
 
 TEST(size)
 {

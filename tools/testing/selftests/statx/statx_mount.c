@@ -1,428 +1,271 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What statx(2) says about mounts and devices, against the kernel's other
- * interfaces: stx_mnt_id is the ID in /proc/self/mountinfo and
- * STATX_MNT_ID_UNIQUE the one statmount(2) takes; STATX_ATTR_MOUNT_ROOT
- * is set on exactly the mount roots, bind mounts included; stx_dev is the
- * device in mountinfo and statmount, and for a filesystem on a disk the
- * disk's own number in sysfs; STATX_SUBVOL is btrfs's subvolume ID.
+ * What statx(2) says about mounts, which the VFS fills in whatever the
+ * filesystem: stx_mnt_id is the ID in /proc/self/mountinfo, stx_dev the
+ * device there; STATX_ATTR_MOUNT_ROOT is set on exactly the mount roots,
+ * bind mounts of directories and files included; AT_NO_AUTOMOUNT stops at
+ * an automount point, which STATX_ATTR_AUTOMOUNT marks, and without it
+ * statx() mounts what is there.  Every mount looked at is one the case
+ * makes in a mount namespace of its own.
  */
 #include "statx_helpers.h"
 
-#include <sched.h>
-#include <sys/ioctl.h>
-#include <linux/btrfs.h>
-#include <linux/btrfs_tree.h>
-#include <linux/mount.h>
+#include <sys/statfs.h>
+#include <linux/magic.h>
 
 #include "../kselftest_harness.h"
 
-#ifndef __NR_statmount
-#define __NR_statmount 457
-#endif
-
-#ifndef MNT_DETACH
-#define MNT_DETACH 2
-#endif
-
-/* Every mount point in mountinfo, the top mount for each. */
-struct mounts {
-	unsigned int n;
-	struct {
-		char dir[256];
-		struct statx_mount m;
-	} e[128];
-};
-
-static void read_mounts(struct mounts *ms)
+/*
+ * statx() of @path, or of @fd with AT_EMPTY_PATH if it is open, with
+ * @flags; the attributes it returns are among those its mask knows.
+ */
+static void get_stx(struct __test_metadata *_metadata, int fd,
+		    const char *path, unsigned int flags, struct statx *stx)
 {
-	char line[4096], dir[PATH_MAX];
-	unsigned int i;
-	FILE *f;
+	int ret;
 
-	ms->n = 0;
-	f = fopen("/proc/self/mountinfo", "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%*u %*u %*u:%*u %*s %4095s", dir) != 1 ||
-		    strchr(dir, '\\') || strlen(dir) >= sizeof(ms->e[0].dir))
-			continue;
-		for (i = 0; i < ms->n; i++)
-			if (!strcmp(ms->e[i].dir, dir))
-				break;
-		if (i == ms->n) {
-			if (ms->n == ARRAY_SIZE(ms->e))
-				continue;
-			ms->n++;
-			snprintf(ms->e[i].dir, sizeof(ms->e[i].dir), "%s", dir);
-		}
-		statx_mountinfo(dir, &ms->e[i].m);
+	memset(stx, STATX_POISON, sizeof(*stx));
+	if (fd >= 0)
+		ret = sys_statx(fd, "", flags | AT_EMPTY_PATH,
+				STATX_BASIC_STATS, stx);
+	else
+		ret = sys_statx(AT_FDCWD, path, flags, STATX_BASIC_STATS, stx);
+	ASSERT_EQ(0, ret)
+		TH_LOG("statx %s%s: %s", path, fd >= 0 ? " (by fd)" : "",
+		       strerror(errno));
+	EXPECT_EQ(0, stx->stx_attributes & ~stx->stx_attributes_mask)
+		TH_LOG("%s: attributes %#llx outside the mask %#llx", path,
+		       (unsigned long long)stx->stx_attributes,
+		       (unsigned long long)stx->stx_attributes_mask);
+}
+
+/*
+ * @attr is set in stx_attributes of @path (and of @fd if it is open)
+ * exactly when @set is, and stx_attributes_mask has it.
+ */
+static void expect_attr(struct __test_metadata *_metadata, int fd,
+			const char *path, unsigned int flags, __u64 attr,
+			bool set)
+{
+	struct statx stx;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (i == 1 && fd < 0)
+			break;
+		get_stx(_metadata, i ? fd : -1, path, flags, &stx);
+		EXPECT_EQ(attr, stx.stx_attributes_mask & attr)
+			TH_LOG("%s%s: %#llx not in stx_attributes_mask %#llx",
+			       path, i ? " (by fd)" : "",
+			       (unsigned long long)attr,
+			       (unsigned long long)stx.stx_attributes_mask);
+		EXPECT_EQ(set ? attr : 0, stx.stx_attributes & attr)
+			TH_LOG("%s%s: %#llx %s in stx_attributes %#llx", path,
+			       i ? " (by fd)" : "", (unsigned long long)attr,
+			       set ? "missing" : "wrongly set",
+			       (unsigned long long)stx.stx_attributes);
 	}
-	fclose(f);
 }
 
-/* Does st_dev name the superblock's device on this filesystem type? */
-static bool dev_is_sb_dev(const char *fstype)
+/* MOUNT_ROOT is set on @path exactly where mountinfo has a mount point. */
+static void expect_mount_root(struct __test_metadata *_metadata,
+			      const char *path, bool root)
 {
-	/* btrfs: one anonymous device per subvolume; overlay: the layer's */
-	return strcmp(fstype, "btrfs") && strcmp(fstype, "overlay");
+	struct statx_mount m;
+	int fd;
+
+	EXPECT_EQ(root, statx_mountinfo(path, &m))
+		TH_LOG("%s: mountinfo lists %s mount there", path,
+		       root ? "no" : "a");
+	fd = open(path, O_PATH | O_CLOEXEC);
+	ASSERT_LE(0, fd) TH_LOG("open %s: %s", path, strerror(errno));
+	expect_attr(_metadata, fd, path, AT_SYMLINK_NOFOLLOW,
+		    STATX_ATTR_MOUNT_ROOT, root);
+	close(fd);
 }
 
+/*
+ * Each mount the case makes, of several types, a bind mount among them:
+ * STATX_MNT_ID (and not STATX_MNT_ID_UNIQUE) with the mountinfo ID, the
+ * mount root flag, and the mountinfo device.
+ */
 TEST(mnt_id_matches_mountinfo)
 {
-	struct mounts ms;
+	static const char *const dirs[] = {
+		"/tmp", "/tmp/t", "/tmp/r", "/tmp/p", "/tmp/s", "/tmp/b",
+	};
+	struct statx_mount m;
 	struct statx stx;
 	unsigned int i;
 
-	read_mounts(&ms);
-	ASSERT_LT(0, ms.n);
-	for (i = 0; i < ms.n; i++) {
-		const struct statx_mount *m = &ms.e[i].m;
-
+	if (!statx_private_tmp(_metadata))
+		return;
+	ASSERT_EQ(0, statx_mount_at("tmpfs", "/tmp/t", 0, NULL));
+	ASSERT_EQ(0, statx_mount_at("ramfs", "/tmp/r", 0, NULL));
+	ASSERT_EQ(0, statx_mount_at("proc", "/tmp/p", 0, NULL));
+	ASSERT_EQ(0, statx_mount_at("sysfs", "/tmp/s", 0, NULL));
+	ASSERT_EQ(0, mkdir("/tmp/t/sub", 0755));
+	ASSERT_EQ(0, mkdir("/tmp/b", 0755));
+	ASSERT_EQ(0, mount("/tmp/t/sub", "/tmp/b", NULL, MS_BIND, NULL));
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		ASSERT_TRUE(statx_mountinfo(dirs[i], &m)) TH_LOG("%s", dirs[i]);
 		memset(&stx, STATX_POISON, sizeof(stx));
-		ASSERT_EQ(0, sys_statx(AT_FDCWD, ms.e[i].dir, AT_NO_AUTOMOUNT,
-				       STATX_MNT_ID, &stx)) {
-			TH_LOG("%s: %s", ms.e[i].dir, strerror(errno));
-		}
+		ASSERT_EQ(0, sys_statx(AT_FDCWD, dirs[i], AT_NO_AUTOMOUNT,
+				       STATX_MNT_ID, &stx))
+			TH_LOG("%s: %s", dirs[i], strerror(errno));
 		EXPECT_EQ(STATX_MNT_ID, stx.stx_mask & STATX_MNT_ID);
 		EXPECT_EQ(0, stx.stx_mask & STATX_MNT_ID_UNIQUE);
-		EXPECT_EQ(m->id, stx.stx_mnt_id) {
-			TH_LOG("%s", ms.e[i].dir);
-		}
+		EXPECT_EQ(m.id, stx.stx_mnt_id) TH_LOG("%s", dirs[i]);
 		EXPECT_EQ(STATX_ATTR_MOUNT_ROOT,
-			  stx.stx_attributes & STATX_ATTR_MOUNT_ROOT) {
-			TH_LOG("%s", ms.e[i].dir);
-		}
-		if (!dev_is_sb_dev(m->fstype))
-			continue;
-		EXPECT_EQ(m->dev_major, stx.stx_dev_major) {
-			TH_LOG("%s", ms.e[i].dir);
-		}
-		EXPECT_EQ(m->dev_minor, stx.stx_dev_minor) {
-			TH_LOG("%s", ms.e[i].dir);
-		}
+			  stx.stx_attributes & STATX_ATTR_MOUNT_ROOT)
+			TH_LOG("%s", dirs[i]);
+		EXPECT_EQ(m.dev_major, stx.stx_dev_major) TH_LOG("%s", dirs[i]);
+		EXPECT_EQ(m.dev_minor, stx.stx_dev_minor) TH_LOG("%s", dirs[i]);
 	}
 }
 
-TEST(mnt_id_unique_matches_statmount)
+/*
+ * Inside a mount: its ID and device, the mount root flag known and clear,
+ * for a file and a directory.
+ */
+TEST(inside)
 {
-	struct mnt_id_req req = { .size = MNT_ID_REQ_SIZE_VER0 };
-	struct statmount sm;
-	struct mounts ms;
+	const char *const paths[] = { "/tmp/t/file", "/tmp/t/dir" };
+	struct statx_mount m;
 	struct statx stx;
 	unsigned int i;
 
-	read_mounts(&ms);
-	ASSERT_LT(0, ms.n);
-	/* statmount() came in 6.8: without it, nothing to compare with */
-	ASSERT_EQ(0, sys_statx(AT_FDCWD, "/", 0, STATX_MNT_ID_UNIQUE, &stx));
-	req.mnt_id = stx.stx_mnt_id;
-	req.param = STATMOUNT_MNT_BASIC;
-	if (syscall(__NR_statmount, &req, &sm, sizeof(sm), 0))
-		STATX_SKIP(return, "statmount() of /: %s", strerror(errno));
-	for (i = 0; i < ms.n; i++) {
-		const struct statx_mount *m = &ms.e[i].m;
-
-		memset(&stx, STATX_POISON, sizeof(stx));
-		ASSERT_EQ(0, sys_statx(AT_FDCWD, ms.e[i].dir, AT_NO_AUTOMOUNT,
-				       STATX_MNT_ID_UNIQUE, &stx));
-		/* One or the other ID, never both */
-		EXPECT_EQ(STATX_MNT_ID_UNIQUE,
-			  stx.stx_mask & (STATX_MNT_ID | STATX_MNT_ID_UNIQUE));
-
-		memset(&sm, 0, sizeof(sm));
-		req.mnt_id = stx.stx_mnt_id;
-		req.param = STATMOUNT_MNT_BASIC | STATMOUNT_SB_BASIC;
-		ASSERT_EQ(0, syscall(__NR_statmount, &req, &sm, sizeof(sm), 0)) {
-			TH_LOG("statmount(%llu) for %s: %s",
-			       (unsigned long long)req.mnt_id, ms.e[i].dir,
-			       strerror(errno));
-		}
-		EXPECT_EQ(stx.stx_mnt_id, sm.mnt_id);
-		EXPECT_EQ(m->id, sm.mnt_id_old) {
-			TH_LOG("%s", ms.e[i].dir);
-		}
-		if (!dev_is_sb_dev(m->fstype))
-			continue;
-		EXPECT_EQ(sm.sb_dev_major, stx.stx_dev_major);
-		EXPECT_EQ(sm.sb_dev_minor, stx.stx_dev_minor);
-	}
-}
-
-/*
- * STATX_ATTR_MOUNT_ROOT is set exactly where mountinfo has a mount point,
- * and the attribute mask always has it.
- */
-TEST(mount_root_exact)
-{
-	static const char *const paths[] = {
-		"/", "/proc", "/proc/1", "/proc/sys", "/sys", "/sys/kernel",
-		"/sys/kernel/debug", "/sys/fs/cgroup", "/dev", "/dev/null",
-		"/tmp", "/mnt", "/etc", "/bin", STATX_FS_ROOT,
-	};
-	struct statx_mount m;
-	struct statx stx;
-	unsigned int i, n = 0;
-
+	if (!statx_private_tmp(_metadata))
+		return;
+	ASSERT_EQ(0, statx_mount_at("tmpfs", "/tmp/t", 0, NULL));
+	ASSERT_TRUE(statx_mountinfo("/tmp/t", &m));
+	ASSERT_EQ(0, statx_put_file(paths[0], "data\n", 5));
+	ASSERT_EQ(0, mkdir(paths[1], 0755));
 	for (i = 0; i < ARRAY_SIZE(paths); i++) {
-		if (sys_statx(AT_FDCWD, paths[i], 0, 0, &stx))
-			continue;
-		n++;
+		memset(&stx, STATX_POISON, sizeof(stx));
+		ASSERT_EQ(0, sys_statx(AT_FDCWD, paths[i], 0,
+				       STATX_BASIC_STATS, &stx));
+		EXPECT_EQ(STATX_MNT_ID, stx.stx_mask & STATX_MNT_ID);
+		EXPECT_EQ(m.id, stx.stx_mnt_id);
+		EXPECT_EQ(0, stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
 		EXPECT_EQ(STATX_ATTR_MOUNT_ROOT,
 			  stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT);
-		EXPECT_EQ(statx_mountinfo(paths[i], &m) ?
-			  STATX_ATTR_MOUNT_ROOT : 0,
-			  stx.stx_attributes & STATX_ATTR_MOUNT_ROOT) {
-			TH_LOG("%s", paths[i]);
-		}
+		EXPECT_EQ(m.dev_major, stx.stx_dev_major);
+		EXPECT_EQ(m.dev_minor, stx.stx_dev_minor);
 	}
-	EXPECT_LT(2, n);
 }
 
-FIXTURE(mnt) {
-	char root[64];
-	char dir[128];
+/*
+ * A tmpfs and the private /tmp it is mounted on are mount roots, the
+ * directories and files in them are not; bind mounts of a directory and
+ * of a file are (also through an O_PATH descriptor), with the same inode
+ * and device as their source and a mount ID of their own, while the
+ * source stays no root; after the unmount neither is.
+ */
+TEST(roots_and_binds)
+{
+	const char *mnt = "/tmp/mnt", *sub = "/tmp/mnt/sub";
+	const char *deeper = "/tmp/mnt/sub/deeper", *file = "/tmp/mnt/sub/file";
+	const char *bind = "/tmp/bind", *fbind = "/tmp/fbind";
+	struct statx a, b;
+
+	if (!statx_private_tmp(_metadata))
+		return;
+	ASSERT_EQ(0, statx_mount_at("tmpfs", mnt, 0, NULL));
+	ASSERT_EQ(0, mkdir(sub, 0755));
+	ASSERT_EQ(0, mkdir(deeper, 0755));
+	ASSERT_EQ(0, statx_put_file(file, "data\n", 5));
+
+	expect_mount_root(_metadata, mnt, true);
+	expect_mount_root(_metadata, "/tmp", true);
+	expect_mount_root(_metadata, sub, false);
+	expect_mount_root(_metadata, deeper, false);
+	expect_mount_root(_metadata, file, false);
+
+	ASSERT_EQ(0, mkdir(bind, 0755));
+	ASSERT_EQ(0, statx_put_file(fbind, NULL, 0));
+	ASSERT_EQ(0, mount(sub, bind, NULL, MS_BIND, NULL))
+		TH_LOG("bind %s: %s", sub, strerror(errno));
+	ASSERT_EQ(0, mount(file, fbind, NULL, MS_BIND, NULL))
+		TH_LOG("bind %s: %s", file, strerror(errno));
+	expect_mount_root(_metadata, bind, true);
+	expect_mount_root(_metadata, fbind, true);
+	get_stx(_metadata, -1, sub, 0, &a);
+	get_stx(_metadata, -1, bind, 0, &b);
+	EXPECT_EQ(a.stx_ino, b.stx_ino);
+	EXPECT_EQ(a.stx_dev_major, b.stx_dev_major);
+	EXPECT_EQ(a.stx_dev_minor, b.stx_dev_minor);
+	EXPECT_NE(a.stx_mnt_id, b.stx_mnt_id);
+	expect_mount_root(_metadata, sub, false);
+	expect_mount_root(_metadata, file, false);
+	expect_mount_root(_metadata, "/tmp/bind/deeper", false);
+
+	ASSERT_EQ(0, umount2(bind, 0));
+	ASSERT_EQ(0, umount2(fbind, 0));
+	expect_mount_root(_metadata, bind, false);
+	expect_mount_root(_metadata, fbind, false);
+}
+
+/*
+ * debugfs's "tracing" directory is an automount point that mounts tracefs
+ * (kernel/trace/trace.c: debugfs_create_automount()), on a debugfs the
+ * case mounts in its own namespace.
+ */
+TEST(automount)
+{
+	const char *dir = "/tmp/debug", *trace = "/tmp/debug/tracing";
 	struct statx_mount m;
-};
-
-FIXTURE_VARIANT(mnt) {
-	const struct statx_fs *fs;
-};
-
-FIXTURE_VARIANT_ADD(mnt, tmpfs) { .fs = STATX_FS(TMPFS) };
-FIXTURE_VARIANT_ADD(mnt, ext4) { .fs = STATX_FS(EXT4) };
-FIXTURE_VARIANT_ADD(mnt, ext4_lbs4k) { .fs = STATX_FS(EXT4_LBS4K) };
-FIXTURE_VARIANT_ADD(mnt, xfs) { .fs = STATX_FS(XFS) };
-FIXTURE_VARIANT_ADD(mnt, btrfs) { .fs = STATX_FS(BTRFS) };
-FIXTURE_VARIANT_ADD(mnt, vfat) { .fs = STATX_FS(VFAT) };
-FIXTURE_VARIANT_ADD(mnt, msdos) { .fs = STATX_FS(MSDOS) };
-FIXTURE_VARIANT_ADD(mnt, exfat) { .fs = STATX_FS(EXFAT) };
-FIXTURE_VARIANT_ADD(mnt, ntfs3) { .fs = STATX_FS(NTFS3) };
-
-FIXTURE_SETUP(mnt)
-{
-	enum statx_verdict v;
-	char why[160];
-
-	statx_fs_root(variant->fs, self->root, sizeof(self->root));
-	v = statx_fs_mkdtemp(variant->fs, "mount", self->dir,
-			     sizeof(self->dir), why, sizeof(why));
-	if (v == STATX_CANNOT)
-		STATX_SKIP(return, "%s", why);
-	ASSERT_EQ(STATX_GO_ON, v) TH_LOG("%s", why);
-	ASSERT_TRUE(statx_mountinfo(self->root, &self->m));
-}
-
-FIXTURE_TEARDOWN(mnt)
-{
-	char path[256];
-
-	if (!self->dir[0])
-		return;
-	/* bind_mount_root's mounts, if it stopped half-way */
-	snprintf(path, sizeof(path), "%s/fdst", self->dir);
-	syscall(__NR_umount2, path, MNT_DETACH);
-	snprintf(path, sizeof(path), "%s/dst", self->dir);
-	syscall(__NR_umount2, path, MNT_DETACH);
-	statx_rmtree(self->dir);
-}
-
-/* Inside the mount: its ID, its device, and not a mount root. */
-TEST_F(mnt, inside)
-{
-	char path[256];
 	struct statx stx;
-	int fd;
+	struct statfs sfs;
+	__u64 dbg_mnt;
+	int ret;
 
-	snprintf(path, sizeof(path), "%s/file", self->dir);
-	fd = open(path, O_CREAT | O_WRONLY | O_EXCL, 0644);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, close(fd));
-	memset(&stx, STATX_POISON, sizeof(stx));
-	ASSERT_EQ(0, sys_statx(AT_FDCWD, path, 0, STATX_BASIC_STATS, &stx));
-	EXPECT_EQ(STATX_MNT_ID, stx.stx_mask & STATX_MNT_ID);
-	EXPECT_EQ(self->m.id, stx.stx_mnt_id);
-	EXPECT_EQ(0, stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
-	EXPECT_EQ(STATX_ATTR_MOUNT_ROOT,
-		  stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT);
-	if (dev_is_sb_dev(self->m.fstype)) {
-		EXPECT_EQ(self->m.dev_major, stx.stx_dev_major);
-		EXPECT_EQ(self->m.dev_minor, stx.stx_dev_minor);
-	}
-	ASSERT_EQ(0, sys_statx(AT_FDCWD, self->dir, 0, 0, &stx));
-	EXPECT_EQ(self->m.id, stx.stx_mnt_id);
-	EXPECT_EQ(0, stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
-}
-
-/*
- * A filesystem on a disk was mounted from a device node, the source
- * mountinfo gives: stx_dev is that node's device number.
- */
-TEST_F(mnt, dev_is_the_disk)
-{
-	struct statx root, stx;
-	struct stat st;
-
-	if (variant->fs->bdev) {
-		ASSERT_EQ(0, stat(self->m.source, &st)) {
-			TH_LOG("the mount's source %s: %m", self->m.source);
-		}
-		ASSERT_TRUE(S_ISBLK(st.st_mode));
-	}
-	ASSERT_EQ(0, sys_statx(AT_FDCWD, self->root, 0, 0, &root));
-	ASSERT_EQ(0, sys_statx(AT_FDCWD, self->dir, 0, 0, &stx));
-	EXPECT_EQ(root.stx_dev_major, stx.stx_dev_major);
-	EXPECT_EQ(root.stx_dev_minor, stx.stx_dev_minor);
-	if (!variant->fs->bdev) {
-		/* tmpfs, btrfs: an anonymous device */
-		EXPECT_EQ(0, stx.stx_dev_major);
+	if (!statx_private_tmp(_metadata))
 		return;
-	}
-	EXPECT_EQ(major(st.st_rdev), stx.stx_dev_major);
-	EXPECT_EQ(minor(st.st_rdev), stx.stx_dev_minor);
-	EXPECT_EQ(self->m.dev_major, stx.stx_dev_major);
-	EXPECT_EQ(self->m.dev_minor, stx.stx_dev_minor);
+	if (!statx_fs_known("debugfs"))
+		STATX_SKIP(return, "no debugfs (CONFIG_DEBUG_FS)");
+	if (!statx_fs_known("tracefs"))
+		STATX_SKIP(return, "no tracefs (CONFIG_TRACING)");
+	ret = statx_mount_at("debugfs", dir, 0, NULL);
+	if (ret == -EPERM)
+		STATX_SKIP(return, "debugfs may not be mounted (debugfs=no-mount)");
+	ASSERT_EQ(0, ret) TH_LOG("mount debugfs: %s", strerror(-ret));
+	ASSERT_EQ(0, statfs(dir, &sfs));
+	ASSERT_EQ(DEBUGFS_MAGIC, sfs.f_type);
+	expect_mount_root(_metadata, dir, true);
+	get_stx(_metadata, -1, dir, 0, &stx);
+	dbg_mnt = stx.stx_mnt_id;
+
+	/* The automount point itself: nothing is mounted on it yet. */
+	ASSERT_FALSE(statx_mountinfo(trace, &m));
+	expect_attr(_metadata, -1, trace, AT_NO_AUTOMOUNT,
+		    STATX_ATTR_AUTOMOUNT, true);
+	expect_attr(_metadata, -1, trace, AT_NO_AUTOMOUNT |
+		    AT_SYMLINK_NOFOLLOW, STATX_ATTR_AUTOMOUNT, true);
+	expect_attr(_metadata, -1, trace, AT_NO_AUTOMOUNT,
+		    STATX_ATTR_MOUNT_ROOT, false);
+	get_stx(_metadata, -1, trace, AT_NO_AUTOMOUNT, &stx);
+	EXPECT_TRUE(S_ISDIR(stx.stx_mode));
+	EXPECT_EQ(dbg_mnt, stx.stx_mnt_id);
+	/* Asking did not mount anything. */
+	EXPECT_FALSE(statx_mountinfo(trace, &m));
+
+	/* Without AT_NO_AUTOMOUNT: tracefs, mounted there now. */
+	expect_attr(_metadata, -1, trace, 0, STATX_ATTR_AUTOMOUNT, false);
+	ASSERT_TRUE(statx_mountinfo(trace, &m))
+		TH_LOG("%s: nothing mounted after statx()", trace);
+	EXPECT_STREQ("tracefs", m.fstype);
+	ASSERT_EQ(0, statfs(trace, &sfs));
+	EXPECT_EQ(TRACEFS_MAGIC, sfs.f_type);
+	expect_mount_root(_metadata, trace, true);
+	get_stx(_metadata, -1, trace, 0, &stx);
+	EXPECT_EQ(m.id, stx.stx_mnt_id);
+	EXPECT_NE(dbg_mnt, stx.stx_mnt_id);
+	/* Mounted, the automount point is crossed even with the flag. */
+	expect_attr(_metadata, -1, trace, AT_NO_AUTOMOUNT,
+		    STATX_ATTR_AUTOMOUNT, false);
+	expect_attr(_metadata, -1, trace, AT_NO_AUTOMOUNT,
+		    STATX_ATTR_MOUNT_ROOT, true);
 }
 
-/* btrfs's subvolume ID as its own ioctl reports it. */
-static __u64 btrfs_tree_id(struct __test_metadata *_metadata,
-			   const char *path)
-{
-	struct btrfs_ioctl_ino_lookup_args args = {
-		.objectid = BTRFS_FIRST_FREE_OBJECTID,
-	};
-	int fd = open(path, O_RDONLY | O_DIRECTORY);
-
-	EXPECT_LE(0, fd);
-	EXPECT_EQ(0, ioctl(fd, BTRFS_IOC_INO_LOOKUP, &args));
-	close(fd);
-	return args.treeid;
-}
-
-TEST_F(mnt, subvol)
-{
-	struct btrfs_ioctl_vol_args args = { 0 };
-	char sub[160], path[256];
-	struct statx top, stx;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/file", self->dir);
-	fd = open(path, O_CREAT | O_WRONLY | O_EXCL, 0644);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, close(fd));
-	memset(&top, STATX_POISON, sizeof(top));
-	ASSERT_EQ(0, sys_statx(AT_FDCWD, path, 0, STATX_SUBVOL, &top));
-	if (strcmp(variant->fs->fstype, "btrfs")) {
-		EXPECT_EQ(0, top.stx_mask & STATX_SUBVOL);
-		EXPECT_EQ(0, top.stx_subvol);
-		return;
-	}
-	ASSERT_EQ(STATX_SUBVOL, top.stx_mask & STATX_SUBVOL);
-	EXPECT_EQ(btrfs_tree_id(_metadata, self->dir), top.stx_subvol);
-	EXPECT_EQ(BTRFS_FS_TREE_OBJECTID, top.stx_subvol);
-
-	/* A new subvolume: a new ID and a new anonymous device */
-	fd = open(self->dir, O_RDONLY | O_DIRECTORY);
-	ASSERT_LE(0, fd);
-	snprintf(args.name, sizeof(args.name), "sub");
-	ASSERT_EQ(0, ioctl(fd, BTRFS_IOC_SUBVOL_CREATE, &args)) {
-		TH_LOG("BTRFS_IOC_SUBVOL_CREATE: %s", strerror(errno));
-	}
-	close(fd);
-	snprintf(sub, sizeof(sub), "%s/sub", self->dir);
-	snprintf(path, sizeof(path), "%s/file", sub);
-	fd = open(path, O_CREAT | O_WRONLY | O_EXCL, 0644);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, close(fd));
-	ASSERT_EQ(0, sys_statx(AT_FDCWD, path, 0, STATX_SUBVOL, &stx));
-	ASSERT_EQ(STATX_SUBVOL, stx.stx_mask & STATX_SUBVOL);
-	EXPECT_EQ(btrfs_tree_id(_metadata, sub), stx.stx_subvol);
-	EXPECT_NE(top.stx_subvol, stx.stx_subvol);
-	EXPECT_FALSE(top.stx_dev_major == stx.stx_dev_major &&
-		     top.stx_dev_minor == stx.stx_dev_minor);
-	/* The mount ID is still the one of the btrfs mount. */
-	EXPECT_EQ(self->m.id, stx.stx_mnt_id);
-	ASSERT_EQ(0, unlink(path));
-	EXPECT_EQ(0, rmdir(sub));
-}
-
-/*
- * Bind mounts of a directory and of a file are mount roots while they
- * are mounted, and have the new mount's ID; their source is not a root.
- * They are made in a mount namespace of the test's own, where the mount
- * under test has another ID, so that no other process sees them.
- */
-TEST_F(mnt, bind_mount_root)
-{
-	char src[256], dst[256], fsrc[256], fdst[256];
-	struct statx_mount bm;
-	struct statx stx;
-	int fd;
-
-	if (geteuid())
-		STATX_SKIP(return, "bind mounts need CAP_SYS_ADMIN");
-	ASSERT_EQ(0, unshare(CLONE_NEWNS));
-	ASSERT_EQ(0, syscall(__NR_mount, NULL, "/", NULL, MS_REC | MS_PRIVATE,
-			     NULL));
-	ASSERT_TRUE(statx_mountinfo(self->root, &self->m));
-	snprintf(src, sizeof(src), "%s/src", self->dir);
-	snprintf(dst, sizeof(dst), "%s/dst", self->dir);
-	snprintf(fsrc, sizeof(fsrc), "%s/fsrc", self->dir);
-	snprintf(fdst, sizeof(fdst), "%s/fdst", self->dir);
-	ASSERT_EQ(0, mkdir(src, 0755));
-	ASSERT_EQ(0, mkdir(dst, 0755));
-	fd = open(fsrc, O_CREAT | O_WRONLY | O_EXCL, 0644);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, close(fd));
-	fd = open(fdst, O_CREAT | O_WRONLY | O_EXCL, 0644);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, close(fd));
-
-	ASSERT_EQ(0, syscall(__NR_mount, src, dst, NULL, MS_BIND, NULL));
-	ASSERT_EQ(0, syscall(__NR_mount, fsrc, fdst, NULL, MS_BIND, NULL));
-
-	ASSERT_TRUE(statx_mountinfo(dst, &bm));
-	ASSERT_EQ(0, sys_statx(AT_FDCWD, dst, 0, 0, &stx));
-	EXPECT_EQ(STATX_ATTR_MOUNT_ROOT,
-		  stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
-	EXPECT_EQ(bm.id, stx.stx_mnt_id);
-	EXPECT_NE(self->m.id, stx.stx_mnt_id);
-	/* Not a new filesystem: same device, same inode as the source */
-	EXPECT_EQ(self->m.dev_major, bm.dev_major);
-	EXPECT_EQ(self->m.dev_minor, bm.dev_minor);
-
-	ASSERT_EQ(0, sys_statx(AT_FDCWD, src, 0, 0, &stx));
-	EXPECT_EQ(0, stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
-	EXPECT_EQ(self->m.id, stx.stx_mnt_id);
-
-	ASSERT_TRUE(statx_mountinfo(fdst, &bm));
-	ASSERT_EQ(0, sys_statx(AT_FDCWD, fdst, 0, 0, &stx));
-	EXPECT_EQ(STATX_ATTR_MOUNT_ROOT,
-		  stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
-	EXPECT_EQ(bm.id, stx.stx_mnt_id);
-	ASSERT_EQ(0, sys_statx(AT_FDCWD, fsrc, 0, 0, &stx));
-	EXPECT_EQ(0, stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
-
-	/* Through an O_PATH descriptor of the bind mount too */
-	fd = open(dst, O_PATH);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, sys_statx(fd, "", AT_EMPTY_PATH, 0, &stx));
-	EXPECT_EQ(STATX_ATTR_MOUNT_ROOT,
-		  stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
-	close(fd);
-
-	ASSERT_EQ(0, syscall(__NR_umount2, fdst, 0));
-	ASSERT_EQ(0, syscall(__NR_umount2, dst, 0));
-	ASSERT_EQ(0, sys_statx(AT_FDCWD, dst, 0, 0, &stx));
-	EXPECT_EQ(0, stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
-	EXPECT_EQ(self->m.id, stx.stx_mnt_id);
-	ASSERT_EQ(0, sys_statx(AT_FDCWD, fdst, 0, 0, &stx));
-	EXPECT_EQ(0, stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
-}
-
-int main(int argc, char **argv)
-{
-	statx_fs_namespace();
-	return test_harness_run(argc, argv);
-}
+TEST_HARNESS_MAIN
