@@ -1,18 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# fstests-guest.sh NAME KERNEL KBUILD OUTDIR: run fstests' check in a guest
+# fstests-guest.sh NAME KERNEL KBUILD OUTDIR: run fstests' check in guests
 # booted from KERNEL (modules from the build directory KBUILD) on each
 # filesystem of FSTESTS_SECTIONS, for the tests of FSTESTS_TESTS (default:
 # fstests' statx tests and those the patches in fstests/ add), and print
 # one summary line per test and section, "NAME-fstests-SECTION-TEST PASSED
-# FAILED SKIPPED" (fstests_report.py).  The initramfs is OUTDIR/../
-# initramfs.cpio unless INITRAMFS names one.  FSTESTS_PATCHES and
-# FSTESTS_TREE as fstests.sh takes them.
+# FAILED SKIPPED" (fstests_report.py).  The sections are dealt out to
+# FSTESTS_GUESTS guests (default: one per host core) that run at once,
+# each with one vCPU, its own copy of the root image and its own disks:
+# check runs one test after another, so a guest keeps about one core busy.
+# The initramfs is OUTDIR/../initramfs.cpio unless INITRAMFS names one.
+# FSTESTS_PATCHES and FSTESTS_TREE as fstests.sh takes them.
 . "$(dirname "$0")/lib.sh"
 
 name=$1 kernel=$2 kbuild=$3 g=$4
 sections=${FSTESTS_SECTIONS:-ext4,xfs,btrfs,tmpfs,vfat,exfat,ntfs3}
 initrd=${INITRAMFS:-$g/../initramfs.cpio}
+guests=${FSTESTS_GUESTS:-$JOBS}
 mkdir -p "$g"
 if ! "$HARNESS/fstests.sh" "$kbuild" "$g/root.img" > "$g/root.log" 2>&1; then
 	tail -20 "$g/root.log" >&2
@@ -20,15 +24,41 @@ if ! "$HARNESS/fstests.sh" "$kbuild" "$g/root.img" > "$g/root.log" 2>&1; then
 	exit 1
 fi
 tests=${FSTESTS_TESTS:-$(cat "$g/root.tests")}
-truncate -s 2G "$g/test.img" "$g/scratch.img"
-printf '%s fstests-root\n%s fstests-test\n%s fstests-scratch\n' \
-	"$g/root.img" "$g/test.img" "$g/scratch.img" > "$g/disks"
+
+# Guest i gets sections i, i + guests, ...; the longest (the disk
+# filesystems with their own tests) come first in the default order.
+read -ra secs <<< "$(echo "$sections" | tr , ' ')"
+[ "$guests" -ge 1 ] || guests=1
+[ "$guests" -le ${#secs[@]} ] || guests=${#secs[@]}
+pids=()
+for ((i = 0; i < guests; i++)); do
+	mine=
+	for ((j = i; j < ${#secs[@]}; j += guests)); do
+		mine=$mine${mine:+,}${secs[j]}
+	done
+	d=$g/guest$i
+	rm -rf "$d"
+	mkdir -p "$d"
+	cp --sparse=always "$g/root.img" "$d/root.img"
+	truncate -s 2G "$d/test.img" "$d/scratch.img"
+	printf '%s fstests-root\n%s fstests-test\n%s fstests-scratch\n' \
+		"$d/root.img" "$d/test.img" "$d/scratch.img" > "$d/disks"
+	STATX_DISKS=$d/disks QEMU_MEM=2G QEMU_SMP=1 BOOT_NAME="$name (fstests $mine)" \
+		KCMDLINE="statx.fstests=$mine statx.fstests_tests=$tests kunit.enable=0 ${KCMDLINE:-}" \
+		"$HARNESS/boot.sh" "$kernel" "$initrd" fstests "$d/run" \
+		"${FSTESTS_TIMEOUT:-2400}" > "$d/boot.log" 2>&1 &
+	pids+=($!)
+done
 rc=0
-STATX_DISKS=$g/disks QEMU_MEM=2G BOOT_NAME="$name (fstests)" \
-	KCMDLINE="statx.fstests=$sections statx.fstests_tests=$tests kunit.enable=0 ${KCMDLINE:-}" \
-	"$HARNESS/boot.sh" "$kernel" "$initrd" fstests "$g/run" \
-	"${FSTESTS_TIMEOUT:-2400}" >&2 || rc=1
+for ((i = 0; i < guests; i++)); do
+	wait "${pids[i]}" || rc=1
+	cat "$g/guest$i/boot.log" >&2
+	rm -f "$g/guest$i/test.img" "$g/guest$i/scratch.img" "$g/guest$i/root.img"
+done
 echo "$name-fstests-boot $((1 - rc)) $rc 0"
-rm -f "$g/test.img" "$g/scratch.img" "$g/root.img"
+rm -f "$g/root.img"
+# One log, the guests' in turn: the report reads each section's markers.
+mkdir -p "$g/run"
+cat "$g"/guest*/run/results.log > "$g/run/results.log"
 python3 "$HARNESS/fstests_report.py" "$name-fstests" "$g/run/results.log" \
 	"$sections"
