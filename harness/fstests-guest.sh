@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # fstests-guest.sh NAME KERNEL KBUILD OUTDIR: run fstests' check in guests
 # booted from KERNEL (modules from the build directory KBUILD) on each
-# filesystem of FSTESTS_SECTIONS, for the tests of FSTESTS_TESTS (default:
-# fstests' statx tests and those the patches in fstests/ add), and print
+# filesystem of FSTESTS_SECTIONS, for the tests of FSTESTS_TESTS (commas or
+# spaces between them; default: fstests' statx tests and those the patches
+# in fstests/ add), and print
 # one summary line per test and section, "NAME-fstests-SECTION-TEST PASSED
 # FAILED SKIPPED" (fstests_report.py).  The sections are dealt out to
 # FSTESTS_GUESTS guests (default: one per host core) that run at once,
@@ -23,7 +24,8 @@ if ! "$HARNESS/fstests.sh" "$kbuild" "$g/root.img" > "$g/root.log" 2>&1; then
 	echo "$name-fstests-root 0 1 0"
 	exit 1
 fi
-tests=${FSTESTS_TESTS:-$(cat "$g/root.tests")}
+# Commas or spaces between the tests: one kernel parameter, with commas.
+tests=$(echo ${FSTESTS_TESTS:-$(cat "$g/root.tests")} | tr ' ' ,)
 
 # Guest i gets sections i, i + guests, ...; the longest (the disk
 # filesystems with their own tests) come first in the default order.
