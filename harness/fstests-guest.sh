@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # fstests-guest.sh NAME KERNEL KBUILD OUTDIR: run fstests' check in guests
 # booted from KERNEL (modules from the build directory KBUILD) on each
-# filesystem of FSTESTS_SECTIONS, for the tests of FSTESTS_TESTS (commas or
-# spaces between them; default: fstests' statx tests and those the patches
-# in fstests/ add), and print
+# filesystem of FSTESTS_SECTIONS (nfs: NFSv4.2 from a knfsd in the guest),
+# for the tests of FSTESTS_TESTS (commas or spaces between them; default:
+# fstests' statx tests and those the patches in fstests/ add), and print
 # one summary line per test and section, "NAME-fstests-SECTION-TEST PASSED
 # FAILED SKIPPED" (fstests_report.py).  The sections are dealt out to
 # FSTESTS_GUESTS guests (default: one per host core) that run at once,
@@ -15,7 +15,7 @@
 . "$(dirname "$0")/lib.sh"
 
 name=$1 kernel=$2 kbuild=$3 g=$4
-sections=${FSTESTS_SECTIONS:-ext4,xfs,btrfs,tmpfs,vfat,exfat,ntfs3}
+sections=${FSTESTS_SECTIONS:-ext4,xfs,btrfs,tmpfs,vfat,exfat,ntfs3,nfs}
 initrd=${INITRAMFS:-$g/../initramfs.cpio}
 guests=${FSTESTS_GUESTS:-$JOBS}
 mkdir -p "$g"
