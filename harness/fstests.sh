@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # fstests.sh KBUILD ROOTIMG: fstests with the statx tests (fstests/*.patch, or
 # those in $FSTESTS_PATCHES, applied with git am to the snapshot in
-# ../shared/fstests, in $FSTESTS_TREE; or the tree $FSTESTS_SRC as it is,
+# fstests/snapshot, in $FSTESTS_TREE; or the tree $FSTESTS_SRC as it is,
 # a developer's clone with fstests-base tagged), built on the host, and
 # ROOTIMG, an ext4 image of a root filesystem for the guest to chroot into
 # and run fstests' check from: the Debian packages fstests runs (bash, perl,
@@ -14,7 +14,9 @@
 . "$(dirname "$0")/lib.sh"
 
 kbuild=$1 img=$2
-snap=${FSTESTS_SNAPSHOT:-$REPO/../shared/fstests/fstests-69cd20bd.tar.xz}
+# The snapshot the patches apply to, kept in the repository (a copy of
+# ../shared/fstests/): CI clones the repository wherever it likes.
+snap=${FSTESTS_SNAPSHOT:-$REPO/fstests/snapshot/fstests-69cd20bd.tar.xz}
 src=${FSTESTS_SRC:-${FSTESTS_TREE:-$STATX_CACHE/fstests}}
 patches=${FSTESTS_PATCHES:-$REPO/fstests}
 [ -e "$snap" ] || die "no fstests snapshot at $snap"
