@@ -15,7 +15,11 @@
 . "$(dirname "$0")/lib.sh"
 
 name=$1 kernel=$2 kbuild=$3 g=$4
-sections=${FSTESTS_SECTIONS:-ext4,xfs,btrfs,tmpfs,vfat,exfat,ntfs3,nfs}
+# The default order deals the sections out evenly to two guests: the
+# minutes each took in a run of the statx tests (two guests): xfs 4.9, ntfs3
+# 4.8, vfat 4.2, btrfs 4.1, ext4 3.7, exfat 3.4, nfs 2.5, tmpfs 2.1: 14.8
+# and 14.9.
+sections=${FSTESTS_SECTIONS:-xfs,ntfs3,btrfs,vfat,ext4,exfat,tmpfs,nfs}
 initrd=${INITRAMFS:-$g/../initramfs.cpio}
 guests=${FSTESTS_GUESTS:-$JOBS}
 mkdir -p "$g"
@@ -27,8 +31,7 @@ fi
 # Commas or spaces between the tests: one kernel parameter, with commas.
 tests=$(echo ${FSTESTS_TESTS:-$(cat "$g/root.tests")} | tr ' ' ,)
 
-# Guest i gets sections i, i + guests, ...; the longest (the disk
-# filesystems with their own tests) come first in the default order.
+# Guest i gets sections i, i + guests, ...
 read -ra secs <<< "$(echo "$sections" | tr , ' ')"
 [ "$guests" -ge 1 ] || guests=1
 [ "$guests" -le ${#secs[@]} ] || guests=${#secs[@]}
