@@ -28,9 +28,10 @@ wt=
 # sources and the uapi headers.
 done_dir=$STATX_CACHE/bisect-ok
 mkdir -p "$done_dir"
-# The configuration: the options of build.sh's two fragments, in any
-# order and either file.
-cfg=$(cat "$REPO/tools/testing/selftests/statx/config" "$HARNESS/guest.config" |
+# The configuration: the options of build.sh's three fragments, in any
+# order and any file.
+cfg=$(cat "$REPO/tools/testing/selftests/statx/config" "$HARNESS/guest.config" \
+	"$HARNESS/fstests.config" |
 	grep '^CONFIG_' | sort -u | sha256sum | cut -c1-16)
 user_paths=(tools/testing/selftests/statx tools/testing/selftests/kselftest_harness.h
 	    tools/testing/selftests/lib.mk samples/vfs/test-statx.c include/uapi)

@@ -1,19 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# build.sh [--prepare] NAME SRCDIR [FRAGMENT...]: configure (tinyconfig +
-# the statx selftests' config fragment + harness/guest.config + FRAGMENTs)
-# and build bzImage, the modules and the uapi headers out of tree in
-# $BUILD/NAME.  Incremental; ccache when present.  --prepare stops after
-# 'make prepare' (enough to run sparse on single files).
+# build.sh [--prepare] [--no-fstests] NAME SRCDIR [FRAGMENT...]: configure
+# (tinyconfig + the statx selftests' config fragment + harness/guest.config
+# + harness/fstests.config + FRAGMENTs) and build bzImage, the modules and
+# the uapi headers out of tree in $BUILD/NAME.  Incremental; ccache when
+# present.  --prepare stops after 'make prepare' (enough to run sparse on
+# single files); --no-fstests leaves fstests.config out, for a kernel that
+# boots only for the selftests.
 . "$(dirname "$0")/lib.sh"
 
-target=bzImage
+target=bzImage fstests=$HARNESS/fstests.config
 [ "$1" = --prepare ] && { target=prepare; shift; }
+[ "$1" = --no-fstests ] && { fstests=; shift; }
 name=$1 src=$2
 shift 2
 obj=$BUILD/$name
 mkdir -p "$obj"
-frags=("$REPO/tools/testing/selftests/statx/config" "$HARNESS/guest.config" "$@")
+frags=("$REPO/tools/testing/selftests/statx/config" "$HARNESS/guest.config" ${fstests:+"$fstests"} "$@")
 cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
 kmake() { make -s -C "$src" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC="$cc" -j"$JOBS" "$@"; }

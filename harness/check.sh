@@ -210,7 +210,7 @@ fi
 
 # The same suite under KASAN, UBSAN, kmemleak, lockdep and fault injection.
 if [ "$which" = series ] && [ "${SANITIZERS:-1}" = 1 ]; then
-	if check build-sanitizers "$HARNESS/build.sh" kasan "$TREE" \
+	if check build-sanitizers "$HARNESS/build.sh" --no-fstests kasan "$TREE" \
 			"$HARNESS/sanitizers.config"; then
 		QEMU_MEM=2G guest sanitizers "$BUILD/kasan/arch/x86/boot/bzImage"
 	fi

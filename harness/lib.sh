@@ -39,6 +39,12 @@ BASE_DATE="2026-01-01T00:00:00Z"
 export CCACHE_DIR=${CCACHE_DIR:-$STATX_CACHE/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 export CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=$STATX_CACHE
+# Depend mode: on a miss ccache takes the headers from the compiler's own
+# dependency file (kbuild passes -MMD) instead of running the preprocessor
+# first.  fs/xfs with an empty cache built in 240 s in the default mode,
+# 140 s in depend mode and 132-136 s without ccache; built again from the
+# cache, 13 s, every object a hit.
+export CCACHE_DEPEND=1
 export KBUILD_BUILD_TIMESTAMP="$BASE_DATE" KBUILD_BUILD_USER=statx KBUILD_BUILD_HOST=harness
 
 JOBS=${JOBS:-$(nproc)}
