@@ -633,6 +633,91 @@ TEST_F(dir, mount_on_entry)
 	listing_free(&l);
 }
 
+/* The record named @name in @l, or NULL */
+static const struct rec *find_rec(const struct listing *l, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->r[i].name, name))
+			return &l->r[i];
+	return NULL;
+}
+
+/*
+ * ".." as a path walk takes it: at the root of a bind mount, the parent of
+ * what the bind mount is mounted on; from a directory opened through a
+ * bind mount and then moved out of what that mount shows, ENOENT, as
+ * statx(fd, "..") gives, and not the attributes of its new parent, a
+ * directory the caller's mount does not expose.
+ */
+TEST_F(dir, dotdot_outside_bind_mount)
+{
+	static const char *const dirs[] = {
+		"/tmp/sxdir/a", "/tmp/sxdir/a/b", "/tmp/sxdir/a/b/c",
+		"/tmp/sxdir/secret", "/tmp/sxbind",
+	};
+	const unsigned int mask = STATX_BASIC_STATS | STATX_MNT_ID_UNIQUE;
+	struct listing l = {};
+	const struct rec *r;
+	struct statx stx;
+	struct stat tmp;
+	unsigned int i;
+	int fd, rootfd;
+
+	for (i = 0; i < ARRAY_SIZE(dirs); i++)
+		ASSERT_EQ(0, mkdir(dirs[i], 0755)) TH_LOG("%s", dirs[i]);
+	ASSERT_EQ(0, chmod("/tmp/sxdir/secret", 0700));
+	ASSERT_EQ(0, chown("/tmp/sxdir/secret", 4321, 4321));
+	ASSERT_EQ(0, mount("/tmp/sxdir/a/b", "/tmp/sxbind", NULL, MS_BIND,
+			   NULL));
+	ASSERT_EQ(0, stat("/tmp", &tmp));
+
+	/* The bind mount's root: ".." leaves it for /tmp, as a walk does */
+	rootfd = open("/tmp/sxbind", O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, rootfd);
+	ASSERT_EQ(0, list_all(_metadata, rootfd, mask, 0, BUFSIZE, &l));
+	r = find_rec(&l, "..");
+	ASSERT_TRUE(!!r);
+	EXPECT_EQ(0, r->d.d_error);
+	EXPECT_EQ(tmp.st_ino, r->d.d_stx.stx_ino);
+	check_rec(_metadata, rootfd, r, mask, 0, false);
+	listing_free(&l);
+
+	/* A directory under it: ".." is the bind mount's root */
+	fd = open("/tmp/sxbind/c", O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, list_all(_metadata, fd, mask, 0, BUFSIZE, &l));
+	r = find_rec(&l, "..");
+	ASSERT_TRUE(!!r);
+	EXPECT_EQ(0, r->d.d_error);
+	EXPECT_TRUE(r->d.d_stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+	check_rec(_metadata, fd, r, mask, 0, false);
+	listing_free(&l);
+
+	/* Moved, through the other mount, out of what the bind mount shows */
+	ASSERT_EQ(0, rename("/tmp/sxdir/a/b/c", "/tmp/sxdir/secret/c"));
+	memset(&stx, 0, sizeof(stx));
+	EXPECT_EQ(-1, sys_statx(fd, "..", NOFOLLOW, mask, &stx));
+	EXPECT_EQ(ENOENT, errno);
+	ASSERT_EQ(0, lseek(fd, 0, SEEK_SET));
+	ASSERT_EQ(0, list_all(_metadata, fd, mask, 0, BUFSIZE, &l));
+	r = find_rec(&l, "..");
+	ASSERT_TRUE(!!r);
+	EXPECT_EQ(-ENOENT, r->d.d_error)
+		TH_LOG("\"..\" gave the inode %llu, owner %u, mode %o",
+		       (unsigned long long)r->d.d_stx.stx_ino,
+		       r->d.d_stx.stx_uid, r->d.d_stx.stx_mode);
+	check_rec(_metadata, fd, r, mask, 0, false);
+	r = find_rec(&l, ".");
+	ASSERT_TRUE(!!r);
+	EXPECT_EQ(0, r->d.d_error);
+	listing_free(&l);
+	close(fd);
+	close(rootfd);
+	EXPECT_EQ(0, umount2("/tmp/sxbind", MNT_DETACH));
+}
+
 /* Names of 1 to NAME_MAX bytes */
 TEST_F(dir, name_lengths)
 {
