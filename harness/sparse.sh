@@ -43,15 +43,16 @@ cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
 # spmake TREE BUILD_DIR OUT OBJECTS...: sparse's warnings on OBJECTS into
 # OUT, one make for all of them (a make per object spends most of its time
-# in kbuild's own start), as "file: text" without line numbers, sorted and
-# unique.
+# in kbuild's own start) with a job per core (the base's objects are
+# compiled for the first time here), as "file: text" without line
+# numbers, sorted and unique.
 spmake() {
 	local tree=$1 dir=$2 out=$3 log
 	shift 3
 	: > "$out"
 	[ $# -gt 0 ] || return 0
 	log=$out.log
-	make -s -C "$tree" O="$dir" ARCH=x86_64 CC="$cc" C=2 CHECK="$check_cmd" "$@" \
+	make -s -C "$tree" O="$dir" ARCH=x86_64 CC="$cc" C=2 CHECK="$check_cmd" -j"$JOBS" "$@" \
 		> /dev/null 2> "$log" || true
 	! grep -q 'not available or not up to date' "$log" ||
 		die "kbuild did not run $check_cmd: $(grep 'not available' "$log")"
