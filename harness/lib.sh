@@ -43,10 +43,10 @@ export CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=$STATX_CACHE
 # dependency file (kbuild passes -MMD) instead of running the preprocessor
 # first.  fs/xfs with an empty cache built in 240 s in the default mode,
 # 140 s in depend mode and 132-136 s without ccache; built again from the
-# cache, 13 s, every object a hit.  The price: a header whose comments
-# change is a miss for every file that includes it, where the default mode
-# finds the same preprocessed output again; CCACHE_NODEPEND=1 in the
-# environment chooses the default mode.
+# cache, 13 s, every object a hit.  (A header edit that moves lines is a
+# miss for its includers in either mode: the preprocessor's output carries
+# line numbers.)  CCACHE_NODEPEND=1 in the environment chooses the
+# default mode.
 [ -n "${CCACHE_NODEPEND:-}" ] || export CCACHE_DEPEND=1
 export KBUILD_BUILD_TIMESTAMP="$BASE_DATE" KBUILD_BUILD_USER=statx KBUILD_BUILD_HOST=harness
 
