@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for the VFS side of statx(): which results reach the caller
- * (statx_restrict_result()), and the inode generation vfs_getattr_nosec()
+ * (statx_restrict_result()), and the inode generation vfs_statx_path()
  * answers for a real inode, made on the kernel's internal tmpfs mount.
  */
 
@@ -187,7 +187,7 @@ static void statx_restrict_result_test(struct kunit *test)
 }
 
 /*
- * vfs_getattr_nosec() answers STATX_GEN for a filesystem that opts in, and
+ * vfs_statx_path() answers STATX_GEN for a filesystem that opts in, and
  * only when asked for.  The file is on the kernel's internal tmpfs mount,
  * which is shmem, keeping a stable generation, with CONFIG_SHMEM, and
  * ramfs, keeping none, without it: the kernel's configuration decides what
@@ -199,15 +199,14 @@ static void statx_getattr_gen_test(struct kunit *test)
 	struct inode *inode = d_inode(path->dentry);
 	struct kstat stat;
 
-	KUNIT_ASSERT_EQ(test, vfs_getattr_nosec(path, &stat,
-						STATX_BASIC_STATS, 0), 0);
+	KUNIT_ASSERT_EQ(test, vfs_statx_path(path, 0, &stat,
+					     STATX_BASIC_STATS), 0);
 	KUNIT_EXPECT_FALSE(test, stat.result_mask & STATX_GEN);
 	KUNIT_EXPECT_EQ(test, stat.gen, 0);
 	KUNIT_EXPECT_EQ(test, stat.ino, inode->i_ino);
 
-	KUNIT_ASSERT_EQ(test, vfs_getattr_nosec(path, &stat,
-						STATX_BASIC_STATS | STATX_GEN,
-						0), 0);
+	KUNIT_ASSERT_EQ(test, vfs_statx_path(path, 0, &stat,
+					     STATX_BASIC_STATS | STATX_GEN), 0);
 	if (IS_ENABLED(CONFIG_SHMEM)) {
 		KUNIT_EXPECT_TRUE(test, stat.result_mask & STATX_GEN);
 		KUNIT_EXPECT_EQ(test, stat.gen, inode->i_generation);

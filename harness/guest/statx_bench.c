@@ -52,7 +52,7 @@
 #define __NR_statx 332
 #endif
 #ifndef __NR_statx_dir
-#define __NR_statx_dir 548
+#define __NR_statx_dir 473
 #endif
 #define LIST_FILES	10000
 #define LIST_BUF	65536
@@ -206,7 +206,7 @@ static long list_once(int dfd, enum list_op op, char *buf)
 	for (;;) {
 		if (op == LIST_STATX_DIR)
 			n = syscall(__NR_statx_dir, dfd, buf, LIST_BUF,
-				    STATX_BASIC_STATS, 0);
+				    STATX_BASIC_STATS, 0, sizeof(struct statx));
 		else
 			n = syscall(SYS_getdents64, dfd, buf, LIST_BUF);
 		if (n <= 0)
@@ -298,7 +298,8 @@ static void bench_listing(const char *fs, const char *mnt, int repeats)
 	run_list(name, dfd, LIST_GETDENTS, repeats);
 	snprintf(name, sizeof(name), "list_getdents_statx_%s", fs);
 	run_list(name, dfd, LIST_GETDENTS_STATX, repeats);
-	if (syscall(__NR_statx_dir, -1, NULL, 0, 0, 0) < 0 && errno == EBADF) {
+	if (syscall(__NR_statx_dir, -1, NULL, 0, 0, 0, sizeof(struct statx)) < 0 &&
+	    errno == EBADF) {
 		snprintf(name, sizeof(name), "list_statx_dir_%s", fs);
 		run_list(name, dfd, LIST_STATX_DIR, repeats);
 	} else {

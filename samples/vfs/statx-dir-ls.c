@@ -88,7 +88,8 @@ int main(int argc, char **argv)
 		perror(dir);
 		return 1;
 	}
-	while ((len = syscall(__NR_statx_dir, fd, buf, bufsize, MASK, 0)) > 0) {
+	while ((len = syscall(__NR_statx_dir, fd, buf, bufsize, MASK, 0,
+			      sizeof(struct statx))) > 0) {
 		char *p;
 
 		for (p = buf; p < buf + len; p += ((struct statx_dirent *)p)->d_reclen) {

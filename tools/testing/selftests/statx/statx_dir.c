@@ -33,10 +33,17 @@ static_assert(offsetof(struct statx_dirent, __spare) == 0x1b, "__spare");
 static_assert(offsetof(struct statx_dirent, d_stx) == 0x20, "d_stx");
 static_assert(offsetof(struct statx_dirent, d_name) == 0x120, "d_name");
 static_assert(sizeof(struct statx_dirent) == 0x120, "size");
-static_assert(STATX_DIRENT_RECLEN(0) == 0x128, "reclen of no name");
-static_assert(STATX_DIRENT_RECLEN(7) == 0x128, "reclen of 7 bytes");
-static_assert(STATX_DIRENT_RECLEN(8) == 0x130, "reclen of 8 bytes");
-static_assert(STATX_DIRENT_RECLEN(255) == 0x220, "reclen at NAME_MAX");
+static_assert(STATX_DIRENT_RECLEN(0x100, 0) == 0x128, "reclen of no name");
+static_assert(STATX_DIRENT_RECLEN(0x100, 7) == 0x128, "reclen of 7 bytes");
+static_assert(STATX_DIRENT_RECLEN(0x100, 8) == 0x130, "reclen of 8 bytes");
+static_assert(STATX_DIRENT_RECLEN(0x100, 255) == 0x220, "reclen at NAME_MAX");
+static_assert(STATX_DIRENT_RECLEN(0x90, 0) == 0xb8, "reclen, smallest statx");
+static_assert(STATX_DIRENT_RECLEN(0x1000, 8) == 0x1030, "reclen, largest");
+static_assert(STATX_DIR_STX_SIZE_MIN == 0x90, "smallest struct statx");
+static_assert(STATX_DIR_STX_SIZE_MAX == 0x1000, "largest struct statx");
+
+/* The record length for a struct statx of this header's size */
+#define RECLEN(namelen)	STATX_DIRENT_RECLEN(sizeof(struct statx), namelen)
 
 #define NOFOLLOW	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT)
 #define BUFSIZE		65536
@@ -93,7 +100,7 @@ static bool parse(struct __test_metadata *_metadata, const unsigned char *buf,
 			       pos, len, d->d_reclen, d->d_namelen);
 			return false;
 		}
-		EXPECT_EQ(STATX_DIRENT_RECLEN(d->d_namelen), d->d_reclen);
+		EXPECT_EQ(RECLEN(d->d_namelen), d->d_reclen);
 		EXPECT_EQ(d->d_namelen, strnlen(d->d_name, d->d_namelen + 1));
 		EXPECT_EQ(0, memcmp(d->__spare, zero, sizeof(d->__spare)));
 		/* The NUL and the padding */
@@ -284,6 +291,142 @@ TEST_F(dir, records_match_statx)
 	}
 }
 
+#define STX_END(f) \
+	(offsetof(struct statx, f) + sizeof(((struct statx *)0)->f))
+
+/*
+ * The STATX_* bits a struct statx of @size bytes keeps in a record: those
+ * whose fields, as the bit was defined, all lie within @size.
+ */
+static unsigned int bits_within(size_t size)
+{
+	static const struct {
+		unsigned int bit;
+		size_t end;
+	} last[] = {
+		{ STATX_MNT_ID, STX_END(stx_mnt_id) },
+		{ STATX_MNT_ID_UNIQUE, STX_END(stx_mnt_id) },
+		{ STATX_DIOALIGN, STX_END(stx_dio_offset_align) },
+		{ STATX_SUBVOL, STX_END(stx_subvol) },
+		{ STATX_WRITE_ATOMIC, STX_END(stx_atomic_write_segments_max) },
+		{ STATX_DIO_READ_ALIGN, STX_END(stx_dio_read_offset_align) },
+		{ STATX_IO_PARAMS, STX_END(stx_erase_size) },
+		{ STATX_CHANGE_COOKIE, STX_END(stx_change_cookie) },
+		{ STATX_GEN, STX_END(stx_gen) },
+	};
+	unsigned int bits = ~0U, i;
+
+	for (i = 0; i < ARRAY_SIZE(last); i++)
+		if (size < last[i].end)
+			bits &= ~last[i].bit;
+	return bits;
+}
+
+/*
+ * A caller whose struct statx has another size than this header's: each
+ * record holds that many bytes of struct statx, the name after them.  A
+ * shorter one (0xb0 and 0xb8: this header's struct without mainline's
+ * newest fields, stx_dio_read_offset_align and
+ * stx_atomic_write_unit_max_opt, and without the series' fields) gets the
+ * first bytes of what statx() gives when asked only for the bits whose
+ * fields it holds, and no other bits in stx_mask; a longer one gets all of
+ * it, then zeroes.
+ */
+TEST_F(dir, stx_sizes)
+{
+	static const size_t sizes[] = {
+		0x90, 0xa0, 0xb0, 0xb8, 0xc8, 0xd0, 0xd8, 0xf8, 0x100, 0x108,
+		0x140, 0x1000,
+	};
+	const size_t head = offsetof(struct statx_dirent, d_stx);
+	unsigned char *buf = malloc(BUFSIZE);
+	struct listing all = {};
+	unsigned int k;
+
+	ASSERT_TRUE(!!buf);
+	ASSERT_EQ(0, getdents_all(self->dfd, &all));
+	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
+		size_t size = sizes[k], part = size < sizeof(struct statx) ?
+			      size : sizeof(struct statx);
+		unsigned int dropped = 0, n = 0;
+		ssize_t ret;
+
+		ASSERT_EQ(0, lseek(self->dfd, 0, SEEK_SET));
+		for (;;) {
+			ssize_t pos = 0, i;
+
+			memset(buf, STATX_POISON, BUFSIZE);
+			ret = sys_statx_dir_sized(self->dfd, buf, BUFSIZE,
+						  ~STATX__RESERVED, 0, size);
+			if (ret == 0)
+				break;
+			ASSERT_LT(0, ret) TH_LOG("%#zx: %s", size, strerror(errno));
+			while (pos < ret) {
+				const struct statx_dirent *d = (void *)(buf + pos);
+				const unsigned char *stx = buf + pos + head;
+				const char *name = (const char *)stx + size;
+				struct statx want, full;
+
+				ASSERT_GE(ret - pos, (ssize_t)(head + size + 8));
+				ASSERT_EQ(STATX_DIRENT_RECLEN(size, d->d_namelen),
+					  d->d_reclen) TH_LOG("%#zx", size);
+				ASSERT_GE(ret - pos, (ssize_t)d->d_reclen);
+				EXPECT_EQ(d->d_namelen, strnlen(name, NAME_MAX + 1));
+				for (i = head + size + d->d_namelen; i < d->d_reclen; i++)
+					if (buf[pos + i])
+						break;
+				EXPECT_EQ(d->d_reclen, i) TH_LOG("%s: padding", name);
+				ASSERT_LT(n, all.n);
+				EXPECT_STREQ(all.r[n].name, name);
+				EXPECT_EQ(0, d->d_error) TH_LOG("%s", name);
+
+				/* The bits it can hold are all it asks for. */
+				memset(&want, 0, sizeof(want));
+				ASSERT_EQ(0, sys_statx(self->dfd, name, NOFOLLOW,
+						       ~STATX__RESERVED &
+						       bits_within(size), &want));
+				ASSERT_EQ(0, sys_statx(self->dfd, name, NOFOLLOW,
+						       ~STATX__RESERVED, &full));
+				dropped |= full.stx_mask & ~bits_within(size);
+				/* Reading the directory may move its atime. */
+				if (!strcmp(name, "."))
+					memcpy(&want.stx_atime,
+					       stx + offsetof(struct statx, stx_atime),
+					       sizeof(want.stx_atime));
+				want.stx_mask &= bits_within(size);
+				for (i = 0; i < (ssize_t)part; i++)
+					if (stx[i] != ((unsigned char *)&want)[i])
+						break;
+				EXPECT_EQ((ssize_t)part, i)
+					TH_LOG("%s, %#zx: byte %#zx of d_stx differs",
+					       name, size, i);
+				for (i = part; i < (ssize_t)size; i++)
+					if (stx[i])
+						break;
+				EXPECT_EQ((ssize_t)size, i)
+					TH_LOG("%s, %#zx: byte %#zx of d_stx not zero",
+					       name, size, i);
+				n++;
+				pos += d->d_reclen;
+			}
+			for (pos = ret; pos < BUFSIZE; pos++)
+				if (buf[pos] != STATX_POISON)
+					break;
+			EXPECT_EQ(BUFSIZE, pos) TH_LOG("%#zx: byte %zd written",
+						       size, pos);
+		}
+		EXPECT_EQ(all.n, n) TH_LOG("%#zx", size);
+		/* tmpfs gives a cookie and a generation to every entry. */
+		if (size < STX_END(stx_gen))
+			EXPECT_TRUE(dropped & STATX_GEN) TH_LOG("%#zx", size);
+		if (size < STX_END(stx_change_cookie))
+			EXPECT_TRUE(dropped & STATX_CHANGE_COOKIE)
+				TH_LOG("%#zx", size);
+	}
+	listing_free(&all);
+	free(buf);
+}
+
 /* The entries are getdents64()'s, in its order, with its d_off. */
 TEST_F(dir, entries_match_getdents)
 {
@@ -314,7 +457,7 @@ TEST_F(dir, entries_match_getdents)
 TEST_F(dir, cursor_is_the_file_position)
 {
 	struct listing all = {}, mixed = {}, one = {};
-	unsigned char buf[STATX_DIRENT_RECLEN(NAME_MAX)];
+	unsigned char buf[RECLEN(NAME_MAX)];
 	unsigned int i;
 	ssize_t n;
 
@@ -342,7 +485,7 @@ TEST_F(dir, cursor_is_the_file_position)
 			memset(buf, STATX_POISON, sizeof(buf));
 			n = sys_statx_dir(self->dfd, buf,
 					  mixed.n < all.n ?
-					  STATX_DIRENT_RECLEN(strlen(all.r[mixed.n].name)) :
+					  RECLEN(strlen(all.r[mixed.n].name)) :
 					  sizeof(buf), STATX_BASIC_STATS, 0);
 			if (n == 0)
 				break;
@@ -419,7 +562,7 @@ TEST_F(dir, buffer_sizes)
 	listing_free(&first);
 
 	/* Any size that holds the largest record reads the directory. */
-	for (size = largest; size < largest + 3 * STATX_DIRENT_RECLEN(NAME_MAX);
+	for (size = largest; size < largest + 3 * RECLEN(NAME_MAX);
 	     size += 8) {
 		struct listing l = {};
 
@@ -796,6 +939,19 @@ TEST_F(dir, errors)
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-1, sys_statx_dir(self->dfd, buf, BUFSIZE, STATX__RESERVED,
 				    0));
+	EXPECT_EQ(EINVAL, errno);
+	/* A struct statx too small, too large, or not in multiples of 8 */
+	EXPECT_EQ(-1, sys_statx_dir_sized(self->dfd, buf, BUFSIZE, 0, 0, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, sys_statx_dir_sized(self->dfd, buf, BUFSIZE, 0, 0, 0x88));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, sys_statx_dir_sized(self->dfd, buf, BUFSIZE, 0, 0, 0xfc));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, sys_statx_dir_sized(self->dfd, buf, BUFSIZE, 0, 0,
+					  0x1008));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, sys_statx_dir_sized(self->dfd, buf, BUFSIZE, 0, 0,
+					  (size_t)-8));
 	EXPECT_EQ(EINVAL, errno);
 	/* None of these read anything: the first records are still due. */
 	EXPECT_EQ(0, lseek(self->dfd, 0, SEEK_CUR));

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * statx(2) argument checking: each bad input gets its exact errno and
- * leaves the buffer untouched, and each form of AT_EMPTY_PATH returns the
- * file the descriptor refers to.  The scratch tree is on a tmpfs of the
- * case's own; the permission case runs as uid 65534.
+ * leaves the buffer untouched, as does an error of the filesystem, and
+ * each form of AT_EMPTY_PATH returns the file the descriptor refers to.
+ * The scratch tree is on a tmpfs of the case's own; the permission case
+ * runs as uid 65534.
  */
 #include "statx_helpers.h"
+
+#include <signal.h>
+
 #include "../kselftest_harness.h"
 
 FIXTURE(args) {
@@ -484,6 +488,45 @@ TEST_F(args, search_permission)
 	ASSERT_EQ(0, chmod(path, 0));
 	EXPECT_EQ(0, nobody(AT_FDCWD, path, 0, &stx));
 	EXPECT_EQ(S_IFREG, stx.stx_mode);
+}
+
+/*
+ * An error of the filesystem's ->getattr is the call's error, and nothing
+ * is written.  procfs's ->getattr of /proc/PID/fd fails with ENOENT once
+ * the process has been reaped; fstat() on the same descriptor, which
+ * reads the attributes without statx()'s code, says so first.
+ */
+TEST_F(args, getattr_error)
+{
+	char path[64];
+	struct stat st;
+	int fd, status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
+	fd = open(path, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		kill(pid, SIGKILL);
+	ASSERT_LE(0, fd) TH_LOG("%s: %s", path, strerror(errno));
+	EXPECT_EQ(0, fstat(fd, &st));
+	EXPECT_EQ(0, sys_statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS,
+			       &self->stx));
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+
+	ASSERT_EQ(-1, fstat(fd, &st));
+	ASSERT_EQ(ENOENT, errno);
+	EXPECT_STATX_ERR(ENOENT, fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS);
+	EXPECT_STATX_ERR(ENOENT, fd, NULL, AT_EMPTY_PATH, STATX_BASIC_STATS);
+	EXPECT_STATX_ERR(ENOENT, fd, "", AT_EMPTY_PATH | AT_STATX_FORCE_SYNC,
+			 STATX_BASIC_STATS | STATX_BTIME);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN

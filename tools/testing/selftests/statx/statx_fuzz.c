@@ -884,17 +884,23 @@ TEST_F_TIMEOUT(fuzz, random_calls, 420)
 
 /*
  * statx_dir() with the same directory fds, flags and masks as statx()
- * above, and buffers of random sizes that are whole, NULL, unmapped,
- * read-only, a kernel address, or end at a PROT_NONE page.  Bad flags or
- * a reserved mask bit: EINVAL; an fd that is not open, or open O_PATH:
- * EBADF; a file: ENOTDIR.  A directory: records, 0 at its end, EINVAL
- * only for a buffer smaller than the largest record, EFAULT only for a
- * buffer not writable; records whole and nothing written past them.
+ * above, buffers of random sizes that are whole, NULL, unmapped,
+ * read-only, a kernel address, or end at a PROT_NONE page, and struct
+ * statx sizes in records of every kind.  Bad flags, a reserved mask bit or
+ * a struct statx size out of range or not a multiple of 8: EINVAL; an fd
+ * that is not open, or open O_PATH: EBADF; a file: ENOTDIR.  A directory:
+ * records, 0 at its end, EINVAL only for a buffer smaller than the largest
+ * record, EFAULT only for a buffer not writable; records whole and nothing
+ * written past them.
  */
 TEST_F_TIMEOUT(fuzz, statx_dir_calls, 120)
 {
 	static const size_t sizes[] = {
 		0, 1, 0x120, 0x128, 0x220, 0x221, 4096, DIRBUF,
+	};
+	static const size_t stx_sizes[] = {
+		0, 8, 0x88, 0x8c, 0x90, 0x94, 0xb8, 0xff, 0x108, 0x140,
+		0xff8, 0x1000, 0x1008, (size_t)-8,
 	};
 	struct fuzz *f = self->f;
 	uint64_t seed = env_ull("STATX_FUZZ_SEED", FUZZ_DEFAULT_SEED);
@@ -918,6 +924,9 @@ TEST_F_TIMEOUT(fuzz, statx_dir_calls, 120)
 		unsigned int mask = rand_mask(&r);
 		size_t size = below(&r, 2) ? sizes[below(&r, ARRAY_SIZE(sizes))] :
 				below(&r, DIRBUF + 1);
+		size_t stx_size = below(&r, 2) ? sizeof(struct statx) :
+				  stx_sizes[below(&r, ARRAY_SIZE(stx_sizes))];
+		size_t head = offsetof(struct statx_dirent, d_stx) + stx_size;
 		unsigned int k = below(&r, 10);
 		bool writable = k < 6;
 		unsigned char *buf;
@@ -937,7 +946,8 @@ TEST_F_TIMEOUT(fuzz, statx_dir_calls, 120)
 			buf = (unsigned char *)~(uintptr_t)(PAGE - 1);
 		if ((flags & ~AT_STATX_SYNC_TYPE) ||
 		    (flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE ||
-		    (mask & STATX__RESERVED))
+		    (mask & STATX__RESERVED) || stx_size < 0x90 ||
+		    stx_size > 0x1000 || stx_size % 8)
 			want = EINVAL;
 		else if (dk != D_DIR && dk != D_FSDIR && dk != D_FILE)
 			want = EBADF;
@@ -947,26 +957,26 @@ TEST_F_TIMEOUT(fuzz, statx_dir_calls, 120)
 			lseek(fd, 0, SEEK_SET);
 		if (writable)
 			memset(buf, STATX_POISON, size);
-		ret = sys_statx_dir(fd, buf, size, mask, flags);
+		ret = sys_statx_dir_sized(fd, buf, size, mask, flags, stx_size);
 		err = ret < 0 ? errno : 0;
 		hist[ret > 0 ? 0 : !ret ? 1 : err == EINVAL ? 2 : 3]++;
 		if (want) {
 			if (ret != -1 || err != want) {
 				bad++;
-				TH_LOG("#%lu %s, %s[%zu], %#x, %#x: %zd %s, not %s",
+				TH_LOG("#%lu %s, %s[%zu], %#x, %#x, %#zx: %zd %s, not %s",
 				       i, dnames[dk], writable ? "buf" : "bad buf",
-				       size, mask, flags, ret, strerror(err),
-				       strerror(want));
+				       size, mask, flags, stx_size, ret,
+				       strerror(err), strerror(want));
 			}
 			continue;
 		}
 		/* A directory */
-		if (ret < 0 && !(err == EINVAL && size < 0x220) &&
+		if (ret < 0 && !(err == EINVAL && size < head + 0x100) &&
 		    !(err == EFAULT && !writable)) {
 			bad++;
-			TH_LOG("#%lu %s, %s[%zu], %#x, %#x: %s", i, dnames[dk],
-			       writable ? "buf" : "bad buf", size, mask, flags,
-			       strerror(err));
+			TH_LOG("#%lu %s, %s[%zu], %#x, %#x, %#zx: %s", i,
+			       dnames[dk], writable ? "buf" : "bad buf", size,
+			       mask, flags, stx_size, strerror(err));
 		}
 		if (ret > 0) {
 			ssize_t pos = 0;
@@ -975,10 +985,11 @@ TEST_F_TIMEOUT(fuzz, statx_dir_calls, 120)
 			EXPECT_GE((ssize_t)size, ret);
 			while (pos < ret) {
 				const struct statx_dirent *d = (void *)(buf + pos);
+				const char *name = (const char *)d + head;
 
-				if (d->d_reclen < 0x128 || d->d_reclen % 8 ||
+				if (d->d_reclen < head + 8 || d->d_reclen % 8 ||
 				    d->d_reclen > ret - pos ||
-				    strlen(d->d_name) != d->d_namelen)
+				    strlen(name) != d->d_namelen)
 					break;
 				pos += d->d_reclen;
 			}

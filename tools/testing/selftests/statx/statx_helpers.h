@@ -52,10 +52,19 @@ static inline int sys_statx(int dfd, const char *path, unsigned int flags,
 	return syscall(__NR_statx, dfd, path, flags, mask, stx);
 }
 
+/* statx_dir() with a struct statx of @stx_size bytes in each record */
+static inline ssize_t sys_statx_dir_sized(int fd, void *buf, size_t size,
+					  unsigned int mask, unsigned int flags,
+					  size_t stx_size)
+{
+	return syscall(__NR_statx_dir, fd, buf, size, mask, flags, stx_size);
+}
+
 static inline ssize_t sys_statx_dir(int fd, void *buf, size_t size,
 				    unsigned int mask, unsigned int flags)
 {
-	return syscall(__NR_statx_dir, fd, buf, size, mask, flags);
+	return sys_statx_dir_sized(fd, buf, size, mask, flags,
+				   sizeof(struct statx));
 }
 
 /*
