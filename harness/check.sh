@@ -163,14 +163,17 @@ part() {
 # sanitizers), so that the two end about together.
 guest() {
 	local name=$1 kernel=$2 g=$res/$1 list=$OUT/initramfs/kselftest/kselftest-list.txt
-	local progs p1 p2 pid2= rc1=0 rc2=0 parts="1"
+	local progs p1 p2 pid2= rc1=0 rc2=0 parts="1" sample_ls=
+	# The statx_dir() sample against coreutils' "ls -ln", on a kernel
+	# that has the call.
+	[ "$name" = base ] || sample_ls=statx.sample_ls=1
 	progs=$(sed -n 's/^statx://p' "$list")
 	p1=$(grep -v -e '_32$' -e '^statx_fuzz$' <<< "$progs" | paste -sd,)
 	p2=$(grep -e '_32$' -e '^statx_fuzz$' <<< "$progs" | paste -sd,)
 	mkdir -p "$g"
 	if [ -n "$p2" ]; then
 		parts="1 2"
-		part "$name" 2 "$kernel" "$p2" kunit.enable=0 > "$g/2.log" 2>&1 &
+		part "$name" 2 "$kernel" "$p2" "kunit.enable=0 $sample_ls" > "$g/2.log" 2>&1 &
 		pid2=$!
 	fi
 	part "$name" 1 "$kernel" "$p1" || rc1=$?
@@ -201,6 +204,18 @@ guest() {
 	if [ "$name" != base ]; then
 		check "$name-skips" "$HARNESS/skips.py" "$HARNESS/expected-skips" \
 			"$name" "$g/selftests.tap.skipped" || true
+	fi
+	if [ -n "$sample_ls" ]; then
+		local sl=$g/2/sample-ls.log
+		sed -n '/^STATX-BEGIN sample-ls/,/^STATX-END sample-ls/p' \
+			"$g/2/results.log" > "$sl"
+		cat "$sl" >&2
+		if grep -q '^STATX-END sample-ls rc=0' "$sl"; then
+			record "$name-sample-ls" 1 0 0
+		else
+			say "FAIL: $name-sample-ls (log: $sl)"
+			record "$name-sample-ls" 0 1 0
+		fi
 	fi
 	python3 "$HARNESS/ktap.py" "$TREE" "$name-kunit" "$g/1/console.log" >> "$summary"
 	cat "$g/1/console.log.parsed" >&2

@@ -23,6 +23,7 @@ printf '#!/bin/sh\n[ "$1" = --foreground ] && shift\nexec /bin/busybox timeout "
 	> "$root/usr/bin/timeout"
 chmod +x "$root/usr/bin/timeout"
 cp "$HARNESS/guest/init" "$root/init"
+cp "$HARNESS/guest/sample-ls.sh" "$root/sample-ls.sh"
 printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' > "$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 # As on any distribution; mkntfs looks there for mounted filesystems.
@@ -57,11 +58,11 @@ done
 # host has them, so that selftests can make their own filesystems in the
 # guest.  They replace busybox's applets of the same name.
 host_prog() {
-	local prog f
+	local prog f dest=${2:-/bin/$1}
 	prog=$(PATH=$PATH:/usr/sbin:/sbin command -v "$1") ||
 		die "$1 is not installed"
-	rm -f "$root/bin/$1"
-	cp "$prog" "$root/bin/$1"
+	rm -f "$root$dest"
+	cp "$prog" "$root$dest"
 	for f in $(ldd "$prog" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }
 				     $1 ~ /^\// { print $1 }'); do
 		mkdir -p "$root$(dirname "$f")"
@@ -71,6 +72,9 @@ host_prog() {
 for p in mkfs.ext4 mkfs.btrfs mkfs.xfs mkfs.vfat mkfs.exfat mkntfs; do
 	host_prog "$p"
 done
+# coreutils' ls, beside busybox's, to hold the statx_dir() sample's
+# listing against ("ls -ln").
+host_prog ls /usr/bin/coreutils-ls
 
 # /dev/console must exist before devtmpfs is mounted, or init's output is lost.
 mknod -m 600 "$root/dev/console" c 5 1

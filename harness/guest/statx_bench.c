@@ -72,11 +72,17 @@ struct bench_statx_dirent {
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
 /* The series' mask bits, for headers that predate them. */
-#define BENCH_STATX_GEN			0x20000000U
-#define BENCH_STATX_CHANGE_COOKIE	0x40000000U
-#define BENCH_STATX_IO_PARAMS		0x00100000U
-#define BENCH_MASK_NEW	(STATX_BASIC_STATS | STATX_BTIME | BENCH_STATX_GEN | \
-			 BENCH_STATX_CHANGE_COOKIE | BENCH_STATX_IO_PARAMS)
+#ifndef STATX_IO_PARAMS
+#define STATX_IO_PARAMS		0x00040000U
+#endif
+#ifndef STATX_CHANGE_COOKIE
+#define STATX_CHANGE_COOKIE	0x00080000U
+#endif
+#ifndef STATX_GEN
+#define STATX_GEN		0x00100000U
+#endif
+#define BENCH_MASK_NEW	(STATX_BASIC_STATS | STATX_BTIME | STATX_GEN | \
+			 STATX_CHANGE_COOKIE | STATX_IO_PARAMS)
 
 enum op { OP_NULL, OP_STATX_PATH, OP_STATX_FD, OP_FSTAT, OP_WRITE_STATX };
 
@@ -346,7 +352,7 @@ int main(int argc, char **argv)
 		b.mask = STATX_BASIC_STATS;
 		snprintf(b.name, sizeof(b.name), "statx_fd_basic_%s", fss[i]);
 		run(&b, n, repeats);
-		b.mask = STATX_BASIC_STATS | BENCH_STATX_CHANGE_COOKIE;
+		b.mask = STATX_BASIC_STATS | STATX_CHANGE_COOKIE;
 		snprintf(b.name, sizeof(b.name), "statx_fd_cookie_%s", fss[i]);
 		run(&b, n, repeats);
 		b.op = OP_WRITE_STATX;
@@ -354,7 +360,7 @@ int main(int argc, char **argv)
 		snprintf(b.name, sizeof(b.name), "write_statx_basic_%s",
 			 fss[i]);
 		run(&b, n / 10, repeats);
-		b.mask = STATX_BASIC_STATS | BENCH_STATX_CHANGE_COOKIE;
+		b.mask = STATX_BASIC_STATS | STATX_CHANGE_COOKIE;
 		snprintf(b.name, sizeof(b.name), "write_statx_cookie_%s",
 			 fss[i]);
 		run(&b, n / 10, repeats);
