@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # manpages.sh: apply man-pages/*.patch (patches to the man-pages project)
-# with git am to man/man2/statx.2 as man-pages' own tree has it, and lint
-# every page they add or change with groff and mandoc.
+# with git am to man/man2/statx.2 as man-pages' own tree has it, lint every
+# page they add or change with groff and mandoc, and compile the program of
+# each page's EXAMPLES against the series' uapi headers.
 #
 # The base is statx.2 of Debian unstable's manpages-dev (MANPAGES_TESTED, or
 # the newest upload, with a warning, once the archive has dropped it),
@@ -16,6 +17,9 @@
 
 MANPAGES_PKG=manpages-dev
 MANPAGES_TESTED=6.20-2
+# The series' uapi headers, for the EXAMPLES programs (build.sh installs
+# them when it builds the series kernel: make run, make check).
+hdr=${STATX_MAN_HDR:-$BUILD/series/usr/include}
 
 "$HARNESS/deps.sh"
 
@@ -84,6 +88,7 @@ g show base:man/man2/statx.2 > "$wt/statx.2.base"
 mandoc -Tlint "$wt/statx.2.base" 2>&1 | mandoc_norm | sort -u > "$base_msgs" || true
 
 fail=0
+compiled=()
 for p in $pages; do
 	f=$wt/$p
 	# groff with tbl (-t), as man(1) formats a page that asks for it with
@@ -110,7 +115,34 @@ for p in $pages; do
 		fail=1
 	fi
 
+	# EXAMPLES: the program between '.\" SRC BEGIN (name.c)' and
+	# '.\" SRC END', with the escapes it may use (\-, \[aq], \[rs], and
+	# \& on an empty line) turned back into C, compiled with every warning
+	# an error.
+	grep -q '^\.\\" SRC BEGIN' "$f" || continue
+	src=$wt/$(basename "$p").c
+	awk '/^\.\\" SRC BEGIN/ { on = 1; next } /^\.\\" SRC END/ { on = 0 } on' "$f" |
+		grep -vxE '\.(EX|EE)' > "$src.roff"
+	if sed -E 's/\\-|\\\[aq\]|\\\[rs\]|^\\&$//g' "$src.roff" | grep -n '\\' >&2; then
+		say "$p: EXAMPLES uses an escape the extraction does not know"
+		fail=1
+		continue
+	fi
+	sed -e 's/^\\&$//' -e 's/\\-/-/g' -e "s/\\\\\\[aq\\]/'/g" -e 's/\\\[rs\]/\\/g' \
+		"$src.roff" > "$src"
+	if [ ! -f "$hdr/linux/stat.h" ] || ! grep -q 'struct statx_dirent' "$hdr/linux/stat.h"; then
+		say "$p: EXAMPLES not compiled: no series uapi headers in $hdr" \
+			"(make run or make check installs them; STATX_MAN_HDR names others)"
+		continue
+	fi
+	if ! gcc -Wall -Wextra -Werror -O2 -isystem "$hdr" -o "$src.out" "$src" >&2; then
+		say "$p: EXAMPLES does not compile against $hdr"
+		fail=1
+		continue
+	fi
+	compiled+=("$p")
 done
 [ $fail = 0 ] || die "man-pages: the pages above are not clean"
 echo "man-pages: ${#patches[@]} patches apply to man/man2/statx.2 of $MANPAGES_PKG $ver;" \
-	"groff -t -man -ww -z and mandoc -Tlint clean:" $pages
+	"groff -t -man -ww -z and mandoc -Tlint clean:" $pages"; EXAMPLES compiled:" \
+	"${compiled[@]:-none}"
