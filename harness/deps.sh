@@ -15,8 +15,9 @@ PKGS=(
 	# host-made disk images
 	e2fsprogs dosfstools mtools exfatprogs ntfs-3g xfsprogs btrfs-progs
 	squashfs-tools erofs-utils
-	# the man-pages patches: statx.2 to apply them to, groff to lint
-	manpages-dev groff-base
+	# the man-pages patches: groff and mandoc to lint them (the statx.2
+	# they apply to comes from unstable's manpages-dev: manpages.sh)
+	groff-base mandoc
 	# make b4: a small series as b4 prep and b4 send --dry-run take it
 	b4
 	# make matrix: the build robots' compilers
