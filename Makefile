@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
-# The statx series: see README.md.  Every target runs as root on Debian 12
-# and installs what it needs.
+# The statx series: see README.md.  'make apply' needs only git and python3;
+# every other target runs as root on Debian 12 and installs what it needs.
 
 H := harness
 
-.PHONY: run run-base check check-base check-stock bench assemble regen export b4 bisect matrix skips-list clean help
+.PHONY: apply run run-base check check-base check-stock bench assemble regen export b4 bisect matrix skips-list clean help
 
 help:
 	@awk '/^## Commands/ { p = 1; next } p && /^- / { sub(/^- /, ""); gsub(/`/, ""); print } p && /^The test command/ { exit }' README.md
 
+apply:		## the series as git am commits onto the HEAD of TREE, a 7.3 kernel tree of your own
+	$(if $(TREE),,$(error usage: make apply TREE=DIR, DIR a kernel git tree at the 7.3 base))
+	$(H)/series.py apply "$(TREE)"
 run:		## build, boot, print test-statx on each filesystem
 	$(H)/run.sh series
 run-base:
