@@ -28,10 +28,10 @@ assemble:	## repository -> kernel tree (branch 'series')
 	$(H)/base.sh && $(H)/series.py assemble $(if $(FORCE),--force)
 regen:		## kernel tree commits -> patches/ and the root files
 	$(H)/series.py regen
-export:		## git format-patch --cover-letter to out/export
-	$(H)/base.sh && $(H)/series.py assemble && $(H)/export.sh && $(H)/export.sh --am
-b4:		## one small series (SERIES=name, patches/groups) as b4 prep/send --dry-run take it
-	$(H)/deps.sh && $(H)/base.sh && $(H)/series.py assemble && $(H)/b4-series.sh $(SERIES)
+export:		## git format-patch --cover-letter to out/export, From and Signed-off-by POSTER_NAME <POSTER_EMAIL>
+	$(H)/poster.py ident >/dev/null && $(H)/base.sh && $(H)/series.py assemble && $(H)/export.sh && $(H)/export.sh --am
+b4:		## one small series (SERIES=name, patches/groups) as b4 prep/send --dry-run take it, as the poster
+	$(H)/poster.py ident >/dev/null && $(H)/deps.sh && $(H)/base.sh && $(H)/series.py assemble && $(H)/b4-series.sh $(SERIES)
 bisect:		## build after every patch
 	$(H)/base.sh && $(H)/series.py assemble && $(H)/bisect.sh
 matrix:		## the tip as build robots build it: no-block, options off, i386, clang, arm64, W=1

@@ -59,17 +59,22 @@ if [ "$which" = series ]; then
 	"$HARNESS/worktree.sh" apply > /dev/null
 	{
 		check series-roundtrip "$HARNESS/series.py" verify
-		check series-export "$HARNESS/export.sh"
-		check series-git-am "$HARNESS/export.sh" --am
+		# The export as make export writes it, but with no
+		# Signed-off-by (only a poster signs, in make export): not for
+		# posting.
+		check series-export "$HARNESS/export.sh" --unsigned
+		check series-git-am "$HARNESS/export.sh" --unsigned --am
 		check man-pages "$HARNESS/manpages.sh" || true
 		check docs "$HARNESS/docs.sh" || true
-		for p in "$OUT"/export/0*.patch; do
+		for p in "$OUT"/export-unsigned/0*.patch; do
 			n=$(basename "$p")
 			[ "${n#0000-}" = "$n" ] || continue	# the cover letter
 			# patches/checkpatch-ignore: "<patch name prefix> <TYPE> # why",
 			# the name without its number, for the few checks a patch cannot
-			# meet (existing identifiers).
-			ign=FILE_PATH_CHANGES
+			# meet (existing identifiers).  MISSING_SIGN_OFF: these are
+			# the unsigned export; the poster's sign-off is added by
+			# make export.
+			ign=FILE_PATH_CHANGES,MISSING_SIGN_OFF
 			while read -r pre type _; do
 				case "${n#[0-9][0-9][0-9][0-9]-}" in "$pre"*) ign=$ign,$type ;; esac
 			done < <(grep -v '^#' "$REPO/patches/checkpatch-ignore" 2>/dev/null)
