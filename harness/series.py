@@ -420,10 +420,19 @@ def apply():
             left = ("the tree is left as it was (git am --abort)"
                     if now == head else
                     "git am --abort left HEAD at %s, not %s" % (now, head))
+            subj = re.search(r"^Subject: (?:\[[^]]*\] )?(.*(?:\n .*)*)",
+                             patches[0]["head"], re.M)
+            subj = subj.group(1).replace("\n ", " ") if subj else None
+            hint = ""
+            if subj and subj in g("log", "-n", "1000", "--format=%s",
+                                  head).stdout.splitlines():
+                hint = ("  HEAD already has the series' first commit (%s):"
+                        " is the series applied already?" % subj)
             die("patch %d of %d, %s, does not apply to %s (HEAD %s): that is"
                 " not a base of the series (Linux 7.3 as Debian's"
-                " linux-source-7.3 carries it); %s.\n%s"
-                % (n + 1, len(patches), failed, where, head[:12], left, msg))
+                " linux-source-7.3 carries it); %s.%s\n%s"
+                % (n + 1, len(patches), failed, where, head[:12], left, hint,
+                   msg))
     tip = g("rev-parse", "HEAD").stdout.strip()
     print("applied %d patches onto %s in %s: HEAD is %s"
           " ('git -C %s reset --hard %s' undoes it)"
