@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
-# The statx series: see README.md.  Every target runs as root on Debian 12
-# and installs what it needs.
+# The statx series: see README.md.  'make apply' needs only git and python3;
+# every other target runs as root on Debian 12 and installs what it needs.
 
 H := harness
 
-.PHONY: run run-base check check-base check-stock bench assemble regen export b4 bisect matrix skips-list clean help
+.PHONY: apply run run-base check check-base check-stock bench assemble regen export b4 bisect matrix skips-list clean help
 
 help:
 	@awk '/^## Commands/ { p = 1; next } p && /^- / { sub(/^- /, ""); gsub(/`/, ""); print } p && /^The test command/ { exit }' README.md
 
+apply:		## the series as git am commits onto the HEAD of TREE, a 7.3 kernel tree of your own
+	$(if $(TREE),,$(error usage: make apply TREE=DIR, DIR a kernel git tree at the 7.3 base))
+	$(H)/series.py apply "$(TREE)"
 run:		## build, boot, print test-statx on each filesystem
 	$(H)/run.sh series
 run-base:
@@ -25,10 +28,10 @@ assemble:	## repository -> kernel tree (branch 'series')
 	$(H)/base.sh && $(H)/series.py assemble $(if $(FORCE),--force)
 regen:		## kernel tree commits -> patches/ and the root files
 	$(H)/series.py regen
-export:		## git format-patch --cover-letter to out/export
-	$(H)/base.sh && $(H)/series.py assemble && $(H)/export.sh && $(H)/export.sh --am
-b4:		## one small series (SERIES=name, patches/groups) as b4 prep/send --dry-run take it
-	$(H)/deps.sh && $(H)/base.sh && $(H)/series.py assemble && $(H)/b4-series.sh $(SERIES)
+export:		## git format-patch --cover-letter to out/export, From and Signed-off-by POSTER_NAME <POSTER_EMAIL>
+	$(H)/poster.py ident >/dev/null && $(H)/base.sh && $(H)/series.py assemble && $(H)/export.sh && $(H)/export.sh --am
+b4:		## one small series (SERIES=name, patches/groups) as b4 prep/send --dry-run take it, as the poster
+	$(H)/poster.py ident >/dev/null && $(H)/deps.sh && $(H)/base.sh && $(H)/series.py assemble && $(H)/b4-series.sh $(SERIES)
 bisect:		## build after every patch
 	$(H)/base.sh && $(H)/series.py assemble && $(H)/bisect.sh
 matrix:		## the tip as build robots build it: no-block, options off, i386, clang, arm64, W=1

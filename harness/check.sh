@@ -50,6 +50,58 @@ check series-assemble "$HARNESS/series.py" assemble || exit 1
 check statx-skip-guard python3 "$HARNESS/skip_guard.py" \
 	"$TREE/tools/testing/selftests/statx" || true
 
+# export_needs_poster: an export without a poster identity (git config
+# is the repository's own identity, POSTER_NAME and POSTER_EMAIL unset)
+# fails, says why, and writes no patch.
+export_needs_poster() {
+	local d rc=0
+	d=$(mktemp -d)
+	env -u POSTER_NAME -u POSTER_EMAIL STATX_OUT="$d" GIT_CONFIG_COUNT=2 \
+		GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="Seed 0462fdd3 maintainers" \
+		GIT_CONFIG_KEY_1=user.email \
+		GIT_CONFIG_VALUE_1=maintainers@users.noreply.a-seed-0462fdd3.example \
+		"$HARNESS/export.sh" > "$d/log" 2>&1 || rc=$?
+	cat "$d/log"
+	if [ $rc -eq 0 ] || [ -e "$d/export" ] ||
+	   ! grep -q "Developer's Certificate of Origin" "$d/log"; then
+		rm -rf "$d"
+		die "export.sh without a poster identity: exit $rc, it must fail saying why and write nothing"
+	fi
+	rm -rf "$d"
+	echo "export.sh without a poster identity fails, saying why, and writes nothing"
+}
+
+# apply_to_clone: make apply, as a user with a tree of their own runs it,
+# onto a clone of the base; each commit must be the series' own (tree,
+# author, date, message).
+apply_to_clone() {
+	local d want got rc=0 fmt='%T %an <%ae> %ad%n%B'
+	d=$(mktemp -d "$STATX_CACHE/apply-check.XXXXXX")
+	git clone -q --shared -c advice.detachedHead=false --branch "$BASE_TAG" \
+		"$TREE" "$d/linux" || rc=$?
+	if [ $rc -eq 0 ]; then
+		git -C "$d/linux" config user.name am
+		git -C "$d/linux" config user.email am@localhost
+		make -s -C "$REPO" apply TREE="$d/linux" || rc=$?
+	fi
+	if [ $rc -eq 0 ]; then
+		want=$(tgit rev-parse "$SERIES_BRANCH^{tree}")
+		got=$(git -C "$d/linux" rev-parse "HEAD^{tree}")
+		if [ "$want" != "$got" ]; then
+			echo "make apply gives tree $got, the series is $want"
+			rc=1
+		elif ! diff -u <(tgit log --format="$fmt" "$BASE_TAG..$SERIES_BRANCH") \
+			<(git -C "$d/linux" log --format="$fmt" "$BASE_TAG..HEAD"); then
+			echo "make apply gives the series' tree, but other commits"
+			rc=1
+		else
+			echo "make apply onto a clone of $BASE_TAG: tree $got, the series' commits"
+		fi
+	fi
+	rm -rf "$d"
+	return $rc
+}
+
 # The checks of the patches themselves (export, git am, documentation,
 # checkpatch) are mostly single-threaded: they run beside the kernel
 # builds, in the background, and are waited for before the guests boot.
@@ -59,17 +111,24 @@ if [ "$which" = series ]; then
 	"$HARNESS/worktree.sh" apply > /dev/null
 	{
 		check series-roundtrip "$HARNESS/series.py" verify
-		check series-export "$HARNESS/export.sh"
-		check series-git-am "$HARNESS/export.sh" --am
+		# The export as make export writes it, but with no
+		# Signed-off-by (only a poster signs, in make export): not for
+		# posting.
+		check series-export "$HARNESS/export.sh" --unsigned
+		check series-git-am "$HARNESS/export.sh" --unsigned --am
+		check series-export-needs-poster export_needs_poster || true
+		check series-apply apply_to_clone || true
 		check man-pages "$HARNESS/manpages.sh" || true
 		check docs "$HARNESS/docs.sh" || true
-		for p in "$OUT"/export/0*.patch; do
+		for p in "$OUT"/export-unsigned/0*.patch; do
 			n=$(basename "$p")
 			[ "${n#0000-}" = "$n" ] || continue	# the cover letter
 			# patches/checkpatch-ignore: "<patch name prefix> <TYPE> # why",
 			# the name without its number, for the few checks a patch cannot
-			# meet (existing identifiers).
-			ign=FILE_PATH_CHANGES
+			# meet (existing identifiers).  MISSING_SIGN_OFF: these are
+			# the unsigned export; the poster's sign-off is added by
+			# make export.
+			ign=FILE_PATH_CHANGES,MISSING_SIGN_OFF
 			while read -r pre type _; do
 				case "${n#[0-9][0-9][0-9][0-9]-}" in "$pre"*) ign=$ign,$type ;; esac
 			done < <(grep -v '^#' "$REPO/patches/checkpatch-ignore" 2>/dev/null)

@@ -3,14 +3,24 @@
 # export.sh: write the series as numbered git format-patch files with a
 # cover letter and base-commit to $OUT/export, and again as the small
 # series it is posted as, in $OUT/export/series/NN-name/ (export_series.py),
-# From and Signed-off-by the person running it (POSTER_NAME, POSTER_EMAIL,
-# or git config).
-# export.sh --am: git am those files onto a clean base and check the result
-# is the series' tree; then each small series in turn.
+# From and Signed-off-by the poster: POSTER_NAME and POSTER_EMAIL, else git
+# config user.name and user.email, never the repository's identity
+# (poster.py).  Without a poster it fails and writes nothing.
+# export.sh --unsigned: the same in $OUT/export-unsigned, for the checks
+# only (make check): no Signed-off-by at all, not for posting.
+# export.sh [--unsigned] --am: git am those files onto a clean base and
+# check the result is the series' tree; then each small series in turn.
 . "$(dirname "$0")/lib.sh"
 
 exp=$OUT/export
+unsigned=
+if [ "${1:-}" = --unsigned ]; then
+	unsigned=--unsigned
+	exp=$OUT/export-unsigned
+	shift
+fi
 if [ "${1:-}" = --am ]; then
+	[ -d "$exp" ] || die "no $exp: run export.sh $unsigned first"
 	wt=$("$HARNESS/worktree.sh" apply)
 	git -C "$wt" am --abort >/dev/null 2>&1 || true
 	git -C "$wt" checkout -q -f --detach "$BASE_TAG"
@@ -26,12 +36,27 @@ if [ "${1:-}" = --am ]; then
 		"$REPO/patches/groups" "$REPO/patches/covers" "$exp/series" --am "$wt"
 	exit 0
 fi
+[ $# -eq 0 ] || die "usage: export.sh [--unsigned] [--am]"
 
-rm -rf "$exp"
 n=$(tgit rev-list --count "$BASE_TAG..$SERIES_BRANCH")
 [ "$n" -gt 0 ] || die "the series is empty"
+# The commits as they are posted (no ref moves): the poster the author,
+# with their Signed-off-by.  Without a poster this fails, saying why,
+# before anything is written.
+if [ -z "$unsigned" ]; then
+	who=$(python3 "$HARNESS/poster.py" ident) || exit 1
+	# The cover letters are From the committer.
+	GIT_COMMITTER_NAME=${who% <*}
+	GIT_COMMITTER_EMAIL=${who##*<}
+	GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL%>}
+	export GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+fi
+tip=$(python3 "$HARNESS/poster.py" commits "$TREE" "$BASE_TAG" "$SERIES_BRANCH" \
+	$unsigned) || exit 1
+
+rm -rf "$exp"
 tgit format-patch -q --cover-letter --base="$BASE_TAG" --zero-commit \
-	-o "$exp" "$BASE_TAG..$SERIES_BRANCH"
+	-o "$exp" "$BASE_TAG..$tip"
 cover=$(ls "$exp"/0000-*.patch)
 python3 - "$cover" "$REPO/patches/cover-letter" <<'PY'
 import sys
@@ -46,38 +71,19 @@ grep -q '\*\*\*' "$cover" && die "cover letter still has placeholders"
 
 # The same patches as the small series they are posted as, one directory
 # each (patches/groups), with their own cover letters and recipients.
-python3 "$HARNESS/export_series.py" "$TREE" "$BASE_TAG" "$SERIES_BRANCH" \
+python3 "$HARNESS/export_series.py" "$TREE" "$BASE_TAG" "$tip" \
 	"$REPO/patches/groups" "$REPO/patches/covers" "$exp/series" ||
 	die "the per-series export failed"
 
-# The poster's identity: POSTER_NAME and POSTER_EMAIL, or git config
-# user.name and user.email where make export runs.  Only without either
-# do the patches keep the repository's identity.
-project_name="Seed 0462fdd3 maintainers"
-project_email="maintainers@users.noreply.a-seed-0462fdd3.example"
-name=${POSTER_NAME:-$(git -C "$REPO" config user.name || true)}
-email=${POSTER_EMAIL:-$(git -C "$REPO" config user.email || true)}
-if [ -n "$name" ] && [ -n "$email" ] &&
-   [ "$name <$email>" != "$project_name <$project_email>" ]; then
-	python3 - "$project_name" "$project_email" "$name <$email>" \
-		"$exp"/*.patch "$exp"/series/*/*.patch <<'PY'
-import re
-import sys
-name, email, new, files = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-# format-patch may fold the From: header between the name and the address.
-old = re.escape(name) + r"\s+<" + re.escape(email) + ">"
-for p in files:
-    text = open(p).read()
-    text = re.sub(r"(?m)^(From|Signed-off-by): " + old, r"\1: " + new, text)
-    # the cover letter's shortlog
-    text = re.sub(r"(?m)^" + re.escape(name) + r" (\(\d+\):)$",
-                  new.split(" <")[0] + r" \1", text)
-    open(p, "w").write(text)
-PY
-	echo "From and Signed-off-by: $name <$email> (the poster's identity)"
+if [ -n "$unsigned" ]; then
+	cat > "$exp/NOT-FOR-POSTING" <<-EOF
+	These patches carry no Signed-off-by: they are what make check checks
+	(git am, checkpatch), not a series to post.  make export writes the
+	postable series to out/export, From and Signed-off-by its poster
+	(POSTER_NAME and POSTER_EMAIL), who certifies the Developer's
+	Certificate of Origin by reading what they send.
+	EOF
+	echo "exported $n patches and a cover letter to $exp, unsigned: for the checks, not for posting"
 else
-	echo "From and Signed-off-by: $project_name <$project_email>" \
-		"(the repository's identity, which is no one's sign-off: set" \
-		"POSTER_NAME and POSTER_EMAIL or git config user.name/user.email)"
+	echo "exported $n patches and a cover letter to $exp, From and Signed-off-by: $who"
 fi
-echo "exported $n patches and a cover letter to $exp"

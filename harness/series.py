@@ -15,10 +15,15 @@ the series' entry, copied from the tree's MAINTAINERS.
   series.py assemble   build branch 'series' in the tree from the repository
   series.py regen      write patches/ and the root files from the tree
   series.py verify     check the repository reassembles to the tree's commits
+  series.py mbox FILE  write the series as complete patches, created files
+                       included, as one mbox that git am takes ('-': stdout)
+  series.py apply DIR  git am that mbox onto the current HEAD of the kernel
+                       git tree DIR (a 7.3 tree of one's own)
 
 Commits are made with plumbing in a private index, and the work tree is then
 moved with 'git reset --hard', which rewrites only files whose content
-changed, so kernel rebuilds after an assemble stay incremental.
+changed, so kernel rebuilds after an assemble stay incremental.  mbox and
+apply need neither the tree nor $STATX_CACHE: only git and this repository.
 """
 
 import os
@@ -156,6 +161,51 @@ def contents_at_creation(patches):
                 with open(dst, "rb") as f:
                     out[path] = (mode, f.read())
                 os.unlink(dst)
+    return out
+
+
+def complete_patches(patches):
+    """Each patch's text with the diffs that create files put back, as git
+    format-patch writes them (in path order, binary as git's binary patch),
+    from the files' contents at creation."""
+    created = contents_at_creation(patches)
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, GIT_DIR=os.path.join(tmp, "git"),
+                   GIT_INDEX_FILE=os.path.join(tmp, "index"))
+        env.pop("GIT_WORK_TREE", None)
+        cfg = ["-c", "core.abbrev=12", "-c", "diff.noprefix=false",
+               "-c", "diff.mnemonicPrefix=false"]
+
+        def tgit(*args, inp=None):
+            p = subprocess.run(["git"] + cfg + list(args), input=inp,
+                               capture_output=True, env=env)
+            if p.returncode:
+                die("git %s: %s" % (" ".join(args),
+                                    p.stderr.decode(errors="replace")))
+            return p.stdout
+
+        tgit("init", "-q", "--bare", env["GIT_DIR"])
+        for p in patches:
+            if not p["creates"]:
+                out.append(p["text"])
+                continue
+            if os.path.exists(env["GIT_INDEX_FILE"]):
+                os.unlink(env["GIT_INDEX_FILE"])
+            for path, mode in p["creates"]:
+                sha = tgit("hash-object", "-w", "--stdin",
+                           inp=created[path][1]).decode().strip()
+                tgit("update-index", "--add", "--cacheinfo",
+                     "%s,%s,%s" % (mode, sha, path))
+            tree = tgit("write-tree").decode().strip()
+            diff = tgit("diff-tree", "-p", "--binary", "--no-renames",
+                        "--no-ext-diff", "--no-textconv",
+                        "--src-prefix=a/", "--dst-prefix=b/",
+                        "4b825dc642cb6eb9a060e54bf8d69288fbee4904", tree)
+            _, new = split_patch(diff.decode(errors="surrogateescape"))
+            blocks = sorted(p["blocks"] + new,
+                            key=lambda b: b[0].encode(errors="surrogateescape"))
+            out.append(p["head"] + "".join(b for _, b in blocks))
     return out
 
 
@@ -301,7 +351,97 @@ def verify():
     print("series verified: %d commits reassemble identically" % len(trees(a)))
 
 
+def write_mbox(f, patches):
+    for text in complete_patches(patches):
+        f.write(text.encode(errors="surrogateescape"))
+
+
+def mbox():
+    if len(sys.argv) != 3:
+        die("usage: series.py mbox FILE ('-': standard output)")
+    patches = load()
+    if sys.argv[2] == "-":
+        write_mbox(sys.stdout.buffer, patches)
+        return
+    with open(sys.argv[2], "wb") as f:
+        write_mbox(f, patches)
+    sys.stderr.write("wrote %d patches to %s\n" % (len(patches), sys.argv[2]))
+
+
+def apply():
+    """git am the series onto the current HEAD of a kernel git tree of the
+    user's own: its work tree clean, no am or rebase under way.  If a patch
+    does not apply, say which, abort the am (the tree is left as it was) and
+    fail."""
+    if len(sys.argv) != 3:
+        die("usage: series.py apply DIR (make apply TREE=DIR)")
+    where = os.path.expanduser(sys.argv[2])
+
+    def g(*args):
+        return subprocess.run(["git", "-C", where] + list(args),
+                              capture_output=True, text=True)
+
+    r = g("rev-parse", "--show-toplevel")
+    if r.returncode:
+        die("%s is not a git work tree: %s" % (where, r.stderr.strip()))
+    where = r.stdout.strip()
+    if not os.path.exists(os.path.join(where, "fs", "stat.c")):
+        die("%s is not a Linux kernel tree (no fs/stat.c)" % where)
+    head = g("rev-parse", "-q", "--verify", "HEAD^{commit}").stdout.strip()
+    if not head:
+        die("%s has no commit to apply the series onto" % where)
+    for d in ("rebase-apply", "rebase-merge"):
+        path = g("rev-parse", "--git-path", d).stdout.strip()
+        if os.path.exists(os.path.join(where, path)):
+            die("%s has a git am or rebase under way (%s): finish or abort"
+                " it first" % (where, path))
+    r = g("status", "--porcelain", "--untracked-files=no")
+    if r.returncode or r.stdout.strip():
+        die("%s has uncommitted changes; commit or stash them first:\n%s"
+            % (where, r.stdout or r.stderr))
+    r = g("var", "GIT_COMMITTER_IDENT")
+    if r.returncode:
+        die("git am in %s needs a committer: set user.name and user.email"
+            " (git config)\n%s" % (where, r.stderr.strip()))
+    patches = load()
+    with tempfile.TemporaryDirectory() as tmp:
+        mb = os.path.join(tmp, "statx.mbox")
+        with open(mb, "wb") as f:
+            write_mbox(f, patches)
+        r = g("am", "-q", mb)
+        if r.returncode:
+            done = g("rev-list", "--count", "%s..HEAD" % head).stdout.strip()
+            n = int(done) if done.isdigit() else 0
+            failed = patches[n]["name"] if n < len(patches) else "?"
+            msg = "\n".join(l for l in (r.stdout + r.stderr).splitlines()
+                            if l.startswith(("error:", "Patch failed")))
+            g("am", "--abort")
+            now = g("rev-parse", "HEAD").stdout.strip()
+            left = ("the tree is left as it was (git am --abort)"
+                    if now == head else
+                    "git am --abort left HEAD at %s, not %s" % (now, head))
+            subj = re.search(r"^Subject: (?:\[[^]]*\] )?(.*(?:\n .*)*)",
+                             patches[0]["head"], re.M)
+            subj = subj.group(1).replace("\n ", " ") if subj else None
+            hint = ""
+            if subj and subj in g("log", "-n", "1000", "--format=%s",
+                                  head).stdout.splitlines():
+                hint = ("  HEAD already has the series' first commit (%s):"
+                        " is the series applied already?" % subj)
+            die("patch %d of %d, %s, does not apply to %s (HEAD %s): that is"
+                " not a base of the series (Linux 7.3 as Debian's"
+                " linux-source-7.3 carries it); %s.%s\n%s"
+                % (n + 1, len(patches), failed, where, head[:12], left, hint,
+                   msg))
+    tip = g("rev-parse", "HEAD").stdout.strip()
+    print("applied %d patches onto %s in %s: HEAD is %s"
+          " ('git -C %s reset --hard %s' undoes it)"
+          % (len(patches), head[:12], where, tip[:12], where, head[:12]))
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1] if len(sys.argv) > 1 else ""
-    {"assemble": assemble, "regen": regen, "verify": verify}.get(
-        cmd, lambda: die("usage: series.py assemble|regen|verify"))()
+    {"assemble": assemble, "regen": regen, "verify": verify,
+     "mbox": mbox, "apply": apply}.get(
+        cmd, lambda: die("usage: series.py assemble|regen|verify|mbox FILE"
+                         "|apply DIR"))()
