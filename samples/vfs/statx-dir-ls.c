@@ -68,7 +68,8 @@ static int digits(unsigned long long n)
 int main(int argc, char **argv)
 {
 	size_t bufsize = 64 * 1024, n = 0, max = 0, i;
-	int all = 0, fd, w[4] = { 1, 1, 1, 1 };
+	int all = 0, fd, w[4] = { 1, 1, 1, 1 }, majw = 0, minw = 0;
+	unsigned long long blocks = 0;
 	struct entry *e = NULL;
 	const char *dir = ".";
 	char *buf;
@@ -125,7 +126,18 @@ int main(int argc, char **argv)
 			w[2] = digits(e[i].stx.stx_gid);
 		if (digits(e[i].stx.stx_size) > w[3])
 			w[3] = digits(e[i].stx.stx_size);
+		if (S_ISCHR(e[i].stx.stx_mode) || S_ISBLK(e[i].stx.stx_mode)) {
+			if (digits(e[i].stx.stx_rdev_major) > majw)
+				majw = digits(e[i].stx.stx_rdev_major);
+			if (digits(e[i].stx.stx_rdev_minor) > minw)
+				minw = digits(e[i].stx.stx_rdev_minor);
+			if (majw + 2 + minw > w[3])
+				w[3] = majw + 2 + minw;
+		}
+		blocks += e[i].stx.stx_blocks;
 	}
+	/* In KiB, rounded up, as ls prints it */
+	printf("total %llu\n", (blocks + 1) / 2);
 	for (i = 0; i < n; i++) {
 		const struct statx *s = &e[i].stx;
 		char mode[11], when[32], target[4096];
@@ -139,13 +151,13 @@ int main(int argc, char **argv)
 		}
 		mode_string(s->stx_mode, mode);
 		strftime(when, sizeof(when),
-			 t > now - 15778476 && t <= now + 3600 ?
+			 t > now - 15778476 && t <= now ?
 			 "%b %e %H:%M" : "%b %e  %Y", localtime(&t));
 		printf("%s %*u %*u %*u ", mode, w[0], s->stx_nlink,
 		       w[1], s->stx_uid, w[2], s->stx_gid);
 		if (S_ISCHR(s->stx_mode) || S_ISBLK(s->stx_mode))
-			printf("%*u, %u", w[3] > 4 ? w[3] - 4 : 1,
-			       s->stx_rdev_major, s->stx_rdev_minor);
+			printf("%*u, %*u", w[3] - 2 - minw,
+			       s->stx_rdev_major, minw, s->stx_rdev_minor);
 		else
 			printf("%*llu", w[3], (unsigned long long)s->stx_size);
 		printf(" %s %s", when, e[i].name);
