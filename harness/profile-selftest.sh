@@ -8,8 +8,8 @@
 # leaves through isa-debug-exit.  Each window must count exactly the loop's
 # instructions, the "ret", and the end marker's block (mov, cpuid, jmp):
 # 2N + 4.  The same with -icount.  Then profile_report.py on that window,
-# and on a made-up kernel window (System.map lookups, a block that runs
-# past its symbol, the buckets).  Takes a few seconds; make check runs it.
+# and on made-up kernel windows (System.map lookups, a block that runs
+# past its symbol, the buckets with and as the getdents64 baseline).  Takes a few seconds; make check runs it.
 . "$(dirname "$0")/lib.sh"
 
 t=$(mktemp -d)
@@ -94,39 +94,52 @@ check "report: total per entry" \
 check "report: the loop's function" \
 	"$(awk '$1 == 1 { print $2, $5 }' "$t/out/test-loop.txt")" "2.00 [user]"
 
-# A kernel window: 10 entries; vfs_getattr_nosec's block runs past
-# shmem_getattr's start; a block in the middle of dput.
-cat > "$t/map1" <<'EOF'
+# Two kernel windows of 10 entries.  getdents_x, the baseline: dput 30 and
+# filldir64 9 per entry, all of it directory iteration.  statx_x:
+# vfs_getattr_nosec's block runs past shmem_getattr's start; dput 40 per
+# entry (a block in its middle), of which the baseline's 30 go to
+# iteration and 10 to name lookup.
+cat > "$t/map1" <<'EOF2'
 ffffffff81000000 T _text
 ffffffff81001000 T vfs_getattr_nosec
 ffffffff81001040 t shmem_getattr
 ffffffff81001100 T dput
 ffffffff81001200 T filldir64
 ffffffff81002000 T _etext
-EOF
-cat > "$t/k.0" <<'EOF'
+EOF2
+cat > "$t/k.0" <<'EOF2'
 # window 0
+ffffffff81001100 ffffffff81001110 3 300
+ffffffff81001200 ffffffff81001210 3 90
+# blocks 2 insns 390
+EOF2
+cat > "$t/k.1" <<'EOF2'
+# window 1
 ffffffff81001000 ffffffff81001048 10 500
 ffffffff81001120 ffffffff81001130 4 400
 ffffffff81001200 ffffffff81001210 3 90
 401000 401010 2 10
 # blocks 4 insns 1000
-EOF
-printf 'PROFILE kcase window=0 listings=2 entries=10\n' > "$t/results.log"
+EOF2
+printf 'PROFILE getdents_x window=0 listings=2 entries=10\nPROFILE statx_x window=1 listings=2 entries=10\n' \
+	> "$t/results.log"
 printf '0000000000401000 T main\n' > "$t/k.nm"
 "$HARNESS/profile_report.py" report --kernel test --system-map "$t/map1" \
 	--results "$t/results.log" --windows "$t/k" --user-nm "$t/k.nm" \
 	--outdir "$t/out" >/dev/null
-f=$t/out/test-kcase.txt
+f=$t/out/test-statx_x.txt
 check "report: kernel total" "$(sed -n 's/^instructions per entry: //p' "$f")" \
 	"100.0 (kernel 99.0, user 1.0)"
 check "report: ranks" "$(awk '$1 ~ /^[0-9]+$/ { printf "%s=%s ", $5, $2 }' "$f")" \
 	"vfs_getattr_nosec=50.00 dput=40.00 filldir64=9.00 [user]=1.00 "
 check "report: a block past its symbol" \
-	"$(grep -c 'past the next symbol: 50.00%.*vfs_getattr_nosec ffffffff81001000-ffffffff81001048' "$f")" 1
+	"$(grep -c 'past the next symbol: 50.00%.*vfs_getattr_nosec ffffffff81001000-ffffffff81001048 into shmem_getattr' "$f")" 1
 check "report: buckets" \
-	"$(grep -E '^  (attributes|name lookup|directory iteration|user space) ' "$f" | awk '{ print $NF }' | tr '\n' ' ')" \
-	"9.0% 40.0% 50.0% 1.0% "
+	"$(grep -E '^  [a-z]' "$f" | sed 's/  */ /g' | tr '\n' ';')" \
+	" directory iteration 39.00 39.0%; name lookup 10.00 10.0%; attributes 50.00 50.0%; user space 1.00 1.0%;"
+check "report: the baseline's buckets" \
+	"$(grep -E '^  [a-z]' "$t/out/test-getdents_x.txt" | sed 's/  */ /g' | tr '\n' ';')" \
+	" directory iteration 39.00 100.0%;"
 
 [ $fail = 0 ] || die "profile-selftest failed"
 echo "profile-selftest: all passed"

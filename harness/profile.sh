@@ -14,7 +14,8 @@
 # functions (System.map, and nm of the guest program for user space) and
 # writes out/profile/KERNEL-CASE.txt (the total per entry against make
 # bench's figure, the top PROFILE_TOP functions, default 40, the cost by
-# bucket) and out/profile/summary.md.
+# bucket; PROFILE_DETAIL: functions whose blocks it lists one by one) and
+# out/profile/summary.md.
 #
 # The kernels are not built here unless --build is given (then as
 # bench.sh builds them); the initramfs is, with the uapi headers of the
@@ -55,6 +56,12 @@ INITRAMFS_EXTRA="$p/statx_profile" step "build the initramfs" \
 	"$HARNESS/initramfs.sh" "$TREE" "$BUILD/series/usr/include" "$p/initramfs.cpio" >/dev/null
 
 listings=${PROFILE_LISTINGS:-5}
+# The functions whose blocks the reports list one by one: the system
+# calls' bodies, which -Os fills with what it inlines.
+detail=()
+for f in ${PROFILE_DETAIL-do_statx __do_sys_statx_dir __x64_sys_statx_dir vfs_statx_dir}; do
+	detail+=(--detail "$f")
+done
 export QEMU_CPU=${QEMU_CPU:-max,-erms,-fsrm}
 for k in "${kernels[@]}"; do
 	run=$p/$k
@@ -72,6 +79,6 @@ for k in "${kernels[@]}"; do
 		--system-map "$BUILD/$k/System.map" --results "$run/results.log" \
 		--windows "$run/window" --user-nm "$p/statx_profile.nm" \
 		--bench "${PROFILE_BENCH:-$OUT/bench}" --top "${PROFILE_TOP:-40}" \
-		--outdir "$p"
+		"${detail[@]}" --outdir "$p"
 done
 "$HARNESS/profile_report.py" summary "$p"
