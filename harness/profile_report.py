@@ -98,6 +98,7 @@ BUCKETS = [
         r"simple_positive", r"offset_find_next", r"simple_offset.*",
         r"mas_.*", r"mtree_.*", r"mt_find.*", r"ma_.*", r"mab_.*", r"mte_.*",
         r"fs_ftype_to_dtype", r"fs_umode_to_dtype", r"signal_pending",
+        r"task_sigpending",
         r"dir_emit.*", r"dir_relax.*", r"memchr",
         r"ext4_readdir", r"ext4_dx_readdir", r"call_filldir",
         r"ext4_htree_.*", r"htree_dirblock_to_tree", r"free_rb_tree_fname",
@@ -119,8 +120,8 @@ BUCKETS = [
         r"__filemap_.*",
     ]),
     ("name lookup", [
-        # statx_dir's lookup_one_unlocked(); statx()'s path walk, with the
-        # copy of the name (getname: names_cache from the slab)
+        # statx_dir's lookup of each name in the directory; statx()'s
+        # path walk from the directory descriptor
         r"lookup_one.*", r"lookup_noperm.*", r"try_lookup_.*",
         r"lookup_fast", r"lookup_dcache", r"lookup_slow", r"__lookup_slow",
         r"d_hash.*", r"__d_lookup.*", r"d_lookup", r"d_revalidate",
@@ -136,15 +137,19 @@ BUCKETS = [
         r"mntget", r"mntput.*", r"mnt_inc_count", r"mnt_dec_count",
         r"follow_down.*", r"follow_dotdot.*", r"choose_mountpoint.*",
         r"__lookup_mnt", r"lookup_mnt", r"traverse_mounts",
-        r"__traverse_mounts", r"getname.*", r"__getname.*", r"do_getname.*",
-        r"putname", r"strncpy_from_user", r"do_strncpy_from_user",
-        r"fdget_raw", r"__fget_light", r"__fget_files", r"fget.*", r"fput",
+        r"__traverse_mounts", r"fdget_raw", r"__fget_light", r"__fget_files", r"fget.*", r"fput",
         r"lockref_.*", r"__d_rcu.*", r"__rcu_read_lock", r"__rcu_read_unlock",
         r"vfs_path_lookup", r"user_path_at.*", r"filename_.*",
         r"security_inode_permission", r"in_group_p", r"groups_search",
         r"capable.*", r"ns_capable.*", r"security_capable", r"cap_capable",
         r"ext4_lookup", r"__ext4_find_entry", r"ext4_find_entry",
         r"shmem_lookup", r"simple_lookup", r"offset_dir_lookup",
+    ]),
+    ("name lookup: the name's copy-in", [
+        # statx()'s getname(): a names_cache object from the slab, the
+        # path copied from user memory, putname()
+        r"getname.*", r"__getname.*", r"do_getname.*", r"putname",
+        r"strncpy_from_user", r"do_strncpy_from_user",
         r"kmem_cache_alloc.*", r"kmem_cache_free", r"__kmem_cache_.*",
         r"slab_.*", r"__slab_.*", r"___slab_alloc", r"alloc_from_pcs.*",
         r"free_to_pcs.*", r"free_to_partial_list.*", r"virt_to_slab",
@@ -211,7 +216,8 @@ def buckets_of(per, baseline, is_baseline):
         if v <= 0:
             return
         sums[b] = sums.get(b, 0) + v
-        members.setdefault(b, []).append((v, f))
+        m = members.setdefault(b, {})
+        m[f] = m.get(f, 0) + v
 
     for f, v in per.items():
         b = bucket(f)
@@ -223,7 +229,8 @@ def buckets_of(per, baseline, is_baseline):
                 it = min(v, baseline.get(f, 0))
         add(ITERATION, f, it)
         add(b, f, v - it)
-    return sums, members
+    return sums, {b: sorted(((v, f) for f, v in m.items()), reverse=True)
+                  for b, m in members.items()}
 
 
 class Symbols:
@@ -398,7 +405,7 @@ def report(a):
         for b in BUCKET_ORDER:
             if b not in buckets:
                 continue
-            ms = sorted(members[b], reverse=True)
+            ms = members[b]
             w("  %-38s %8.2f  %5.1f%%" % (b, buckets[b],
                                           100 * buckets[b] * entries / total))
             w("      " + ", ".join("%s %.1f" % (f, v) for v, f in ms
