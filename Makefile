@@ -4,7 +4,7 @@
 
 H := harness
 
-.PHONY: apply run run-base check check-base check-stock bench assemble regen export b4 bisect matrix skips-list clean help
+.PHONY: apply run run-base check check-base check-stock bench profile assemble regen export b4 bisect matrix skips-list clean help
 
 help:
 	@awk '/^## Commands/ { p = 1; next } p && /^- / { sub(/^- /, ""); gsub(/`/, ""); print } p && /^The test command/ { exit }' README.md
@@ -24,6 +24,8 @@ check-stock:	## the selftests on Debian's own 6.12 and 7.2 kernel packages, bare
 	$(H)/stock.sh
 bench:		## statx cost, patched vs the unpatched base, under -icount
 	$(H)/bench.sh
+profile:	## directory listing's instructions per entry, by kernel function (after make bench)
+	$(H)/profile.sh
 assemble:	## repository -> kernel tree (branch 'series')
 	$(H)/base.sh && $(H)/series.py assemble $(if $(FORCE),--force)
 regen:		## kernel tree commits -> patches/ and the root files

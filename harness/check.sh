@@ -49,6 +49,8 @@ check series-assemble "$HARNESS/series.py" assemble || exit 1
 # skip; the statx selftests skip only through STATX_SKIP(), which does not.
 check statx-skip-guard python3 "$HARNESS/skip_guard.py" \
 	"$TREE/tools/testing/selftests/statx" || true
+# profile.sh's QEMU plugin and report, on a guest of known counts.
+check profile-selftest "$HARNESS/profile-selftest.sh" || true
 
 # export_needs_poster: an export without a poster identity (git config
 # is the repository's own identity, POSTER_NAME and POSTER_EMAIL unset)
