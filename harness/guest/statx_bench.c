@@ -25,7 +25,9 @@
  *	fstat_<fs>		fstat() on an open fd of the same file
  * for <fs> = tmpfs (/mnt/tmpfs) and ext4 (/mnt/ext4); a filesystem that
  * is not mounted is reported as "# skip".  Then, in ns per entry, the
- * listing of a directory of LIST_FILES empty files (hot) on each:
+ * listing of a directory of LIST_FILES empty files (hot; the environment's
+ * STATX_BENCH_LIST_FILES, which the kernel command line can set, overrides
+ * it) on each:
  *	list_getdents_<fs>	getdents64() with a 64 KiB buffer
  *	list_getdents_statx_<fs>  the same and statx(dfd, name,
  *				AT_SYMLINK_NOFOLLOW, BASIC) per entry
@@ -276,7 +278,9 @@ static void run_list(const char *name, int dfd, enum list_op op,
 	fflush(stdout);
 }
 
-/* A directory of LIST_FILES empty files on @mnt, listed three ways. */
+static int list_files = LIST_FILES;
+
+/* A directory of list_files empty files on @mnt, listed three ways. */
 static void bench_listing(const char *fs, const char *mnt, int repeats)
 {
 	char dir[128], path[192], name[64];
@@ -287,7 +291,7 @@ static void bench_listing(const char *fs, const char *mnt, int repeats)
 		printf("# skip listing on %s: %s\n", fs, strerror(errno));
 		return;
 	}
-	for (i = 0; i < LIST_FILES; i++) {
+	for (i = 0; i < list_files; i++) {
 		snprintf(path, sizeof(path), "%s/file%05d", dir, i);
 		fd = open(path, O_CREAT | O_WRONLY, 0644);
 		if (fd < 0) {
@@ -322,13 +326,15 @@ int main(int argc, char **argv)
 	struct bench b = { .name = "null", .op = OP_NULL };
 	unsigned int i;
 
-	if (!n || repeats < 1) {
+	if (getenv("STATX_BENCH_LIST_FILES"))
+		list_files = atoi(getenv("STATX_BENCH_LIST_FILES"));
+	if (!n || repeats < 1 || list_files < 1) {
 		fprintf(stderr, "usage: %s [N] [REPEATS]\n", argv[0]);
 		return 2;
 	}
 	sync();
-	printf("# statx_bench: %lu calls per run, best of %d runs\n", n,
-	       repeats);
+	printf("# statx_bench: %lu calls per run, best of %d runs, %d files listed\n",
+	       n, repeats, list_files);
 	run(&b, n, repeats);
 	for (i = 0; i < ARRAY_SIZE(fss); i++) {
 		static char paths[2][256];
