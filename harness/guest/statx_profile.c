@@ -39,14 +39,9 @@
 #include <sys/syscall.h>
 #include <linux/stat.h>
 
-#ifndef __NR_statx
-#define __NR_statx 332
-#endif
-#ifndef __NR_statx_dir
-#define __NR_statx_dir 473
-#endif
+#include "statx_list.h"
+
 #define LIST_FILES	10000
-#define LIST_BUF	65536
 
 /* The marker leaves; harness/profile_plugin.c has the same. */
 #define PROFILE_MAGIC_START	0x5a9e1f01u
@@ -61,67 +56,7 @@
 	(void)a_; (void)b_; (void)c_; (void)d_;				\
 } while (0)
 
-/* The fixed part of a statx_dir() record, for headers that predate it */
-struct profile_statx_dirent {
-	uint64_t d_ino;
-	int64_t d_off;
-	uint32_t d_reclen;
-	int32_t d_error;
-	uint16_t d_namelen;
-	uint8_t d_type;
-	uint8_t spare[5];
-	struct statx d_stx;
-	char d_name[];
-};
-
-struct profile_dirent64 {
-	uint64_t ino;
-	int64_t off;
-	unsigned short reclen;
-	unsigned char type;
-	char name[];
-};
-
-enum list_op { LIST_GETDENTS, LIST_GETDENTS_STATX, LIST_STATX_DIR };
-
 static int failed, windows;
-
-/* List @dfd once, as statx_bench does; the number of entries, or -1. */
-static long list_once(int dfd, enum list_op op, char *buf)
-{
-	long n, pos, entries = 0;
-	struct statx stx;
-
-	if (lseek(dfd, 0, SEEK_SET))
-		return -1;
-	for (;;) {
-		if (op == LIST_STATX_DIR)
-			n = syscall(__NR_statx_dir, dfd, buf, LIST_BUF,
-				    STATX_BASIC_STATS, 0, sizeof(struct statx));
-		else
-			n = syscall(SYS_getdents64, dfd, buf, LIST_BUF);
-		if (n <= 0)
-			return n < 0 ? -1 : entries;
-		for (pos = 0; pos < n; entries++) {
-			if (op == LIST_STATX_DIR) {
-				struct profile_statx_dirent *d = (void *)(buf + pos);
-
-				if (d->d_error)
-					return -1;
-				pos += d->d_reclen;
-				continue;
-			}
-			struct profile_dirent64 *de = (void *)(buf + pos);
-
-			if (op == LIST_GETDENTS_STATX &&
-			    syscall(__NR_statx, dfd, de->name,
-				    AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS,
-				    &stx))
-				return -1;
-			pos += de->reclen;
-		}
-	}
-}
 
 static void profile(const char *name, int dfd, enum list_op op, int listings)
 {

@@ -46,31 +46,9 @@
 #include <sys/syscall.h>
 #include <linux/stat.h>
 
-#ifndef __NR_statx_dir
-#define __NR_statx_dir 473
-#endif
+#include "statx_list.h"
+
 #define WALK_BUF	65536
-
-/* The fixed part of a statx_dir() record, for headers that predate it */
-struct walk_statx_dirent {
-	uint64_t d_ino;
-	int64_t d_off;
-	uint32_t d_reclen;
-	int32_t d_error;
-	uint16_t d_namelen;
-	uint8_t d_type;
-	uint8_t spare[5];
-	struct statx d_stx;
-	char d_name[];
-};
-
-struct walk_dirent64 {
-	uint64_t ino;
-	int64_t off;
-	unsigned short reclen;
-	unsigned char type;
-	char name[];
-};
 
 enum walk_op { WALK_GETDENTS, WALK_GETDENTS_STATX, WALK_STATX_DIR };
 
@@ -119,7 +97,7 @@ static int walk(int dfd, enum walk_op op, struct sums *s, int depth)
 			struct statx stx;
 
 			if (op == WALK_STATX_DIR) {
-				struct walk_statx_dirent *d = (void *)(buf + pos);
+				struct guest_statx_dirent *d = (void *)(buf + pos);
 
 				pos += d->d_reclen;
 				name = d->d_name;
@@ -133,7 +111,7 @@ static int walk(int dfd, enum walk_op op, struct sums *s, int depth)
 				}
 				add(s, &d->d_stx);
 			} else {
-				struct walk_dirent64 *de = (void *)(buf + pos);
+				struct guest_dirent64 *de = (void *)(buf + pos);
 
 				pos += de->reclen;
 				name = de->name;
